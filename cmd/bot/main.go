@@ -1,0 +1,85 @@
+// Command bot is spotbot's daemon and operator tool.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"text/tabwriter"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+var errUsage = errors.New("usage")
+
+func exitCode(err error, stderr io.Writer) int {
+	switch {
+	case err == nil, errors.Is(err, context.Canceled):
+		return exitOK
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	default:
+		fmt.Fprintln(stderr, "bot:", err)
+		return exitError
+	}
+}
+
+const usage = `usage: bot <command> [flags]
+
+commands:
+  endpoints   list every endpoint of the exchange interface with its
+              security, permission, weight and rate pools`
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: no command\n%s", errUsage, usage)
+	}
+	switch args[0] {
+	case "endpoints":
+		return printEndpoints(stdout)
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, usage)
+		return nil
+	}
+	return fmt.Errorf("%w: unknown command %q\n%s", errUsage, args[0], usage)
+}
+
+func printEndpoints(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "AREA\tMETHOD\tPATH\tSECURITY\tPERMISSION\tWEIGHT\tPOOLS")
+	for _, e := range exchange.Endpoints() {
+		pools := ""
+		for i, d := range e.Draws {
+			if i > 0 {
+				pools += ","
+			}
+			pools += fmt.Sprintf("%s:%d", d.Pool, d.Amount)
+		}
+		perm := string(e.Permission)
+		if perm == "" {
+			perm = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", e.Area, e.Method, e.Path, e.Security, perm, e.Weight, pools)
+	}
+	fmt.Fprintf(tw, "\n%d endpoints\n", len(exchange.Endpoints()))
+	return tw.Flush()
+}
