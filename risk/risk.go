@@ -1,0 +1,304 @@
+// Package risk is the gate every order passes before it reaches the trading
+// port. It applies the exchange's own symbol rules (so a well-formed order is
+// never refused by the exchange for precision, amounts or sides), the
+// account's free balance, and the portfolio limits of the configuration,
+// with a kill switch on daily loss and drawdown.
+//
+// A refusal is a *Rejection naming the rule and, where one exists, the code
+// the live service would have returned.
+package risk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+// Rules of the gate beyond the exchange's symbol rules (exchange.Rule...).
+const (
+	RuleUnknownSymbol = "unknown-symbol"
+	RuleSTPGroup      = "stp-group"
+	RuleBalance       = "balance"
+	RuleMaxPosition   = "max-position"
+	RuleMaxOpenOrders = "max-open-orders"
+	RuleMaxOrderValue = "max-order-value"
+	RuleKillSwitch    = "kill-switch"
+	RuleRateBudget    = "rate-budget"
+)
+
+// Rejection is an order the gate refused.
+type Rejection struct {
+	Rule   string // a Rule... constant or an exchange.Rule... constant
+	Code   int    // the exchange error code the live service would return; 0 for local limits
+	Reason string
+	Err    error // the underlying *exchange.RuleError or *exchange.RateLimitError, if any
+}
+
+func (r *Rejection) Error() string {
+	s := "risk: " + r.Rule + ": " + r.Reason
+	if r.Code != 0 {
+		s += fmt.Sprintf(" (exchange code %d)", r.Code)
+	}
+	return s
+}
+
+// Unwrap returns the underlying exchange error, if any.
+func (r *Rejection) Unwrap() error { return r.Err }
+
+func reject(rule string, code int, format string, args ...any) *Rejection {
+	return &Rejection{Rule: rule, Code: code, Reason: fmt.Sprintf(format, args...)}
+}
+
+// Limits are the portfolio limits of a configuration. Zero values disable a
+// limit.
+type Limits struct {
+	// MaxPositionValue caps the quote value of the position in one symbol
+	// after a buy fills (quantity held plus bought, at the order's price).
+	MaxPositionValue decimal.Decimal `koanf:"max_position_value"`
+	// MaxOpenOrders caps open orders across all symbols.
+	MaxOpenOrders int `koanf:"max_open_orders"`
+	// MaxOrderValue caps the quote value of one order.
+	MaxOrderValue decimal.Decimal `koanf:"max_order_value"`
+	// MaxDailyLoss trips the kill switch when equity falls this much (in the
+	// quote asset) below its value at the start of the UTC day.
+	MaxDailyLoss decimal.Decimal `koanf:"max_daily_loss"`
+	// MaxDrawdown trips the kill switch when equity falls this fraction
+	// (0.2 = 20%) below its peak.
+	MaxDrawdown decimal.Decimal `koanf:"max_drawdown"`
+}
+
+// Validate reports the first invalid limit, naming its field.
+func (l Limits) Validate() error {
+	switch {
+	case l.MaxPositionValue.IsNegative():
+		return errors.New("max_position_value: must not be negative")
+	case l.MaxOpenOrders < 0:
+		return errors.New("max_open_orders: must not be negative")
+	case l.MaxOrderValue.IsNegative():
+		return errors.New("max_order_value: must not be negative")
+	case l.MaxDailyLoss.IsNegative():
+		return errors.New("max_daily_loss: must not be negative")
+	case l.MaxDrawdown.IsNegative() || l.MaxDrawdown.GreaterThanOrEqual(decimal.NewFromInt(1)):
+		return errors.New("max_drawdown: must be a fraction in [0, 1)")
+	}
+	return nil
+}
+
+// View is what the gate needs to know about the account and the market at
+// the moment an order is checked. The runtime implements it from its own
+// tracked state, so a check does no I/O.
+type View interface {
+	// Symbol returns the rules of a symbol.
+	Symbol(symbol string) (*exchange.SymbolInfo, bool)
+	// LastPrice returns the latest trade price, zero if unknown.
+	LastPrice(symbol string) decimal.Decimal
+	// Free returns the free balance of an asset.
+	Free(asset string) decimal.Decimal
+	// OpenOrders returns the number of open orders across all symbols.
+	OpenOrders() int
+	// Position returns the base quantity held for a symbol.
+	Position(symbol string) decimal.Decimal
+	// HasSTPGroup reports whether the account has a self-trade prevention
+	// group, without which an stpMode has no effect.
+	HasSTPGroup() bool
+}
+
+// BudgetMode says what the gate does when the order pool's budget is spent.
+type BudgetMode uint8
+
+const (
+	// BudgetWait waits for the budget (context-aware).
+	BudgetWait BudgetMode = iota
+	// BudgetReject refuses the order with RuleRateBudget.
+	BudgetReject
+)
+
+// Gate checks orders. It is safe for concurrent use.
+type Gate struct {
+	limits     Limits
+	budget     *exchange.Budget
+	budgetMode BudgetMode
+
+	mu        sync.Mutex
+	killed    string // reason, empty while trading is allowed
+	peak      decimal.Decimal
+	day       time.Time
+	dayStart  decimal.Decimal
+	lastValue decimal.Decimal
+}
+
+// Option configures a Gate.
+type Option func(*Gate)
+
+// WithBudget makes the gate check the order pool of the budget the trading
+// port draws from (without drawing: the port draws when it sends).
+func WithBudget(b *exchange.Budget, mode BudgetMode) Option {
+	return func(g *Gate) { g.budget, g.budgetMode = b, mode }
+}
+
+// New returns a gate with the given limits.
+func New(limits Limits, opts ...Option) (*Gate, error) {
+	if err := limits.Validate(); err != nil {
+		return nil, fmt.Errorf("risk: %w", err)
+	}
+	g := &Gate{limits: limits}
+	for _, o := range opts {
+		o(g)
+	}
+	return g, nil
+}
+
+// Check refuses o with a *Rejection, or returns nil. With a budget in wait
+// mode it may block until the order pool has room or ctx ends.
+func (g *Gate) Check(ctx context.Context, o exchange.NewOrder, v View) error {
+	g.mu.Lock()
+	killed := g.killed
+	g.mu.Unlock()
+	if killed != "" {
+		return reject(RuleKillSwitch, 0, "trading stopped: %s", killed)
+	}
+	info, ok := v.Symbol(o.Symbol)
+	if !ok {
+		return reject(RuleUnknownSymbol, exchange.CodeInvalidSymbol, "unknown symbol %q", o.Symbol)
+	}
+	last := v.LastPrice(o.Symbol)
+	if err := info.CheckOrder(o, last); err != nil {
+		var re *exchange.RuleError
+		if errors.As(err, &re) {
+			return &Rejection{Rule: re.Rule, Code: re.Code, Reason: re.Msg, Err: err}
+		}
+		return &Rejection{Rule: exchange.RuleParameters, Reason: err.Error(), Err: err}
+	}
+	if o.STPMode != exchange.STPNone && !v.HasSTPGroup() {
+		return reject(RuleSTPGroup, 0, "stpMode %s set but the account has no STP group, so it would have no effect", o.STPMode)
+	}
+	notional := orderValue(o, last)
+	if err := g.checkBalance(o, info, v, notional); err != nil {
+		return err
+	}
+	if err := g.checkPortfolio(o, v, notional); err != nil {
+		return err
+	}
+	return g.checkBudget(ctx)
+}
+
+// orderValue is the quote value of o: price × quantity for priced orders,
+// quoteOrderQty or quantity × last for market orders.
+func orderValue(o exchange.NewOrder, last decimal.Decimal) decimal.Decimal {
+	switch {
+	case o.Type != exchange.TypeMarket:
+		return o.Price.Mul(o.Quantity)
+	case o.QuoteOrderQty.IsPositive():
+		return o.QuoteOrderQty
+	}
+	return o.Quantity.Mul(last)
+}
+
+func (g *Gate) checkBalance(o exchange.NewOrder, info *exchange.SymbolInfo, v View, notional decimal.Decimal) error {
+	if o.Side == exchange.SideSell {
+		if free := v.Free(info.BaseAsset); o.Quantity.GreaterThan(free) {
+			return reject(RuleBalance, exchange.CodeInsufficientPosition, "sell %s %s but only %s free", o.Quantity, info.BaseAsset, free)
+		}
+		return nil
+	}
+	if free := v.Free(info.QuoteAsset); notional.GreaterThan(free) {
+		return reject(RuleBalance, exchange.CodeInsufficientPosition, "buy for %s %s but only %s free", notional, info.QuoteAsset, free)
+	}
+	return nil
+}
+
+func (g *Gate) checkPortfolio(o exchange.NewOrder, v View, notional decimal.Decimal) error {
+	l := g.limits
+	if l.MaxOpenOrders > 0 && o.Type != exchange.TypeMarket && v.OpenOrders() >= l.MaxOpenOrders {
+		return reject(RuleMaxOpenOrders, 0, "%d open orders, the limit is %d", v.OpenOrders(), l.MaxOpenOrders)
+	}
+	if l.MaxOrderValue.IsPositive() && notional.GreaterThan(l.MaxOrderValue) {
+		return reject(RuleMaxOrderValue, 0, "order value %s above the limit %s", notional, l.MaxOrderValue)
+	}
+	if l.MaxPositionValue.IsPositive() && o.Side == exchange.SideBuy {
+		price := o.Price
+		if o.Type == exchange.TypeMarket {
+			price = v.LastPrice(o.Symbol)
+		}
+		after := v.Position(o.Symbol).Mul(price).Add(notional)
+		if after.GreaterThan(l.MaxPositionValue) {
+			return reject(RuleMaxPosition, 0, "position in %s would be worth %s, the limit is %s", o.Symbol, after, l.MaxPositionValue)
+		}
+	}
+	return nil
+}
+
+func (g *Gate) checkBudget(ctx context.Context) error {
+	if g.budget == nil {
+		return nil
+	}
+	for {
+		wait := g.budget.Peek(exchange.EpNewOrder)
+		if wait == 0 {
+			return nil
+		}
+		if g.budgetMode == BudgetReject {
+			return &Rejection{Rule: RuleRateBudget, Code: exchange.CodeTooManyRequests,
+				Reason: fmt.Sprintf("order budget spent; room in %s", wait)}
+		}
+		if err := g.budget.Sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+// Observe feeds the account's equity (in the quote asset) at time now and
+// trips the kill switch when the daily loss or drawdown limit is exceeded.
+// It returns true exactly once, when the switch trips, so the caller can
+// cancel open orders.
+func (g *Gate) Observe(equity decimal.Decimal, now time.Time) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.lastValue = equity
+	day := now.UTC().Truncate(24 * time.Hour)
+	if !day.Equal(g.day) {
+		g.day, g.dayStart = day, equity
+	}
+	if equity.GreaterThan(g.peak) {
+		g.peak = equity
+	}
+	if g.killed != "" {
+		return false
+	}
+	if l := g.limits.MaxDailyLoss; l.IsPositive() {
+		if loss := g.dayStart.Sub(equity); loss.GreaterThan(l) {
+			g.killed = fmt.Sprintf("daily loss %s exceeds %s", loss, l)
+			return true
+		}
+	}
+	if m := g.limits.MaxDrawdown; m.IsPositive() && g.peak.IsPositive() {
+		dd := g.peak.Sub(equity).Div(g.peak)
+		if dd.GreaterThan(m) {
+			g.killed = fmt.Sprintf("drawdown %s%% exceeds %s%%", dd.Mul(decimal.NewFromInt(100)).StringFixed(2), m.Mul(decimal.NewFromInt(100)).String())
+			return true
+		}
+	}
+	return false
+}
+
+// Killed returns why trading was stopped, or "".
+func (g *Gate) Killed() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.killed
+}
+
+// Reset re-arms the kill switch (an operator decision).
+func (g *Gate) Reset() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.killed = ""
+	g.peak = g.lastValue
+	g.dayStart = g.lastValue
+}

@@ -1,0 +1,226 @@
+package risk
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+type view struct {
+	info     exchange.SymbolInfo
+	last     decimal.Decimal
+	free     map[string]decimal.Decimal
+	open     int
+	position decimal.Decimal
+	stp      bool
+}
+
+func (v *view) Symbol(s string) (*exchange.SymbolInfo, bool) {
+	if s != v.info.Symbol {
+		return nil, false
+	}
+	return &v.info, true
+}
+func (v *view) LastPrice(string) decimal.Decimal { return v.last }
+func (v *view) Free(a string) decimal.Decimal    { return v.free[a] }
+func (v *view) OpenOrders() int                  { return v.open }
+func (v *view) Position(string) decimal.Decimal  { return v.position }
+func (v *view) HasSTPGroup() bool                { return v.stp }
+
+func newView() *view {
+	return &view{
+		info: exchange.SymbolInfo{
+			Symbol: "BTCUSDT", Status: exchange.SymbolOnline, BaseAsset: "BTC", QuoteAsset: "USDT",
+			BaseAssetPrecision: 4, QuotePrecision: 2, OrderTypes: []exchange.OrderType{exchange.TypeLimit, exchange.TypeMarket},
+			IsSpotTradingAllowed: true, TradeSideType: exchange.TradeSideAll, QuoteAmountPrecision: d("5"),
+		},
+		last: d("20000"),
+		free: map[string]decimal.Decimal{"USDT": d("1000"), "BTC": d("0.5")},
+	}
+}
+
+func buy(qty, price string) exchange.NewOrder {
+	return exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit, Quantity: d(qty), Price: d(price)}
+}
+
+func TestGateCheck(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		limits Limits
+		mutate func(*view)
+		order  exchange.NewOrder
+		rule   string
+		code   int
+	}{
+		{name: "passes", order: buy("0.01", "20000")},
+		{name: "unknown symbol", order: exchange.NewOrder{Symbol: "XYZ", Side: exchange.SideBuy, Type: exchange.TypeLimit, Quantity: d("1"), Price: d("1")}, rule: RuleUnknownSymbol, code: exchange.CodeInvalidSymbol},
+		{name: "exchange rule: precision", order: buy("0.00001", "20000"), rule: exchange.RulePrecision, code: exchange.CodeParameterError},
+		{name: "exchange rule: min amount", order: buy("0.0001", "20000"), rule: exchange.RuleMinAmount, code: exchange.CodeBelowMinVolume},
+		{name: "exchange rule: paused", mutate: func(v *view) { v.info.Status = exchange.SymbolPaused }, order: buy("0.01", "20000"), rule: exchange.RuleSymbolStatus, code: exchange.CodeTradingSuspended},
+		{name: "stp mode without group", order: func() exchange.NewOrder { o := buy("0.01", "20000"); o.STPMode = exchange.STPCancelMaker; return o }(), rule: RuleSTPGroup},
+		{name: "stp mode with group", mutate: func(v *view) { v.stp = true }, order: func() exchange.NewOrder { o := buy("0.01", "20000"); o.STPMode = exchange.STPCancelMaker; return o }()},
+		{name: "buy above free quote", order: buy("0.0501", "20000"), rule: RuleBalance, code: exchange.CodeInsufficientPosition},
+		{name: "buy exactly free quote", order: buy("0.05", "20000")},
+		{name: "sell above free base", order: exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideSell, Type: exchange.TypeLimit, Quantity: d("0.5001"), Price: d("20000")}, rule: RuleBalance, code: exchange.CodeInsufficientPosition},
+		{name: "market buy by quote above free", order: exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeMarket, QuoteOrderQty: d("1000.01")}, rule: RuleBalance, code: exchange.CodeInsufficientPosition},
+		{name: "max open orders", limits: Limits{MaxOpenOrders: 3}, mutate: func(v *view) { v.open = 3 }, order: buy("0.01", "20000"), rule: RuleMaxOpenOrders},
+		{name: "max order value", limits: Limits{MaxOrderValue: d("199.99")}, order: buy("0.01", "20000"), rule: RuleMaxOrderValue},
+		{name: "max position value", limits: Limits{MaxPositionValue: d("2199")}, mutate: func(v *view) { v.position = d("0.1") }, order: buy("0.01", "20000"), rule: RuleMaxPosition},
+		{name: "max position value at limit", limits: Limits{MaxPositionValue: d("2200")}, mutate: func(v *view) { v.position = d("0.1") }, order: buy("0.01", "20000")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			g, err := New(tt.limits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := newView()
+			if tt.mutate != nil {
+				tt.mutate(v)
+			}
+			err = g.Check(t.Context(), tt.order, v)
+			if tt.rule == "" {
+				if err != nil {
+					t.Fatalf("Check = %v", err)
+				}
+				return
+			}
+			var r *Rejection
+			if !errors.As(err, &r) {
+				t.Fatalf("Check = %v, want *Rejection", err)
+			}
+			if r.Rule != tt.rule || r.Code != tt.code {
+				t.Errorf("rule %q code %d, want %q %d: %v", r.Rule, r.Code, tt.rule, tt.code, err)
+			}
+		})
+	}
+}
+
+func TestKillSwitch(t *testing.T) {
+	t.Parallel()
+	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	t.Run("daily loss", func(t *testing.T) {
+		g, _ := New(Limits{MaxDailyLoss: d("100")})
+		if g.Observe(d("1000"), day.Add(time.Hour)) {
+			t.Fatal("tripped at start")
+		}
+		if g.Observe(d("900"), day.Add(2*time.Hour)) {
+			t.Fatal("tripped at a loss of exactly the limit")
+		}
+		if !g.Observe(d("899.99"), day.Add(3*time.Hour)) {
+			t.Fatal("did not trip at a loss above the limit")
+		}
+		if g.Observe(d("800"), day.Add(4*time.Hour)) {
+			t.Fatal("tripped twice")
+		}
+		if got := g.Killed(); got != "daily loss 100.01 exceeds 100" {
+			t.Errorf("Killed = %q", got)
+		}
+		err := g.Check(t.Context(), buy("0.01", "20000"), newView())
+		var r *Rejection
+		if !errors.As(err, &r) || r.Rule != RuleKillSwitch {
+			t.Fatalf("Check after kill = %v", err)
+		}
+		g.Reset()
+		if err := g.Check(t.Context(), buy("0.01", "20000"), newView()); err != nil {
+			t.Fatalf("Check after Reset = %v", err)
+		}
+	})
+	t.Run("new day resets the daily base", func(t *testing.T) {
+		g, _ := New(Limits{MaxDailyLoss: d("100")})
+		g.Observe(d("1000"), day.Add(23*time.Hour))
+		g.Observe(d("950"), day.Add(23*time.Hour+30*time.Minute))
+		if g.Observe(d("860"), day.Add(25*time.Hour)) {
+			t.Fatal("tripped on a loss measured against yesterday")
+		}
+	})
+	t.Run("drawdown", func(t *testing.T) {
+		g, _ := New(Limits{MaxDrawdown: d("0.2")})
+		g.Observe(d("1000"), day)
+		g.Observe(d("1250"), day.Add(time.Hour))
+		if g.Observe(d("1000"), day.Add(2*time.Hour)) {
+			t.Fatal("tripped at exactly 20%")
+		}
+		if !g.Observe(d("999"), day.Add(3*time.Hour)) {
+			t.Fatal("did not trip above 20%")
+		}
+		if got := g.Killed(); got != "drawdown 20.08% exceeds 20%" {
+			t.Errorf("Killed = %q", got)
+		}
+	})
+}
+
+func TestLimitsValidate(t *testing.T) {
+	t.Parallel()
+	tests := map[string]Limits{
+		"max_position_value": {MaxPositionValue: d("-1")},
+		"max_open_orders":    {MaxOpenOrders: -1},
+		"max_order_value":    {MaxOrderValue: d("-1")},
+		"max_daily_loss":     {MaxDailyLoss: d("-1")},
+		"max_drawdown":       {MaxDrawdown: d("1")},
+	}
+	for field, l := range tests {
+		_, err := New(l)
+		if err == nil || err.Error() != "risk: "+field+": "+map[bool]string{true: "must be a fraction in [0, 1)", false: "must not be negative"}[field == "max_drawdown"] {
+			t.Errorf("%s: New = %v", field, err)
+		}
+	}
+}
+
+// clock is a fake clock whose After advances it.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) After(dur time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	c.t = c.t.Add(dur)
+	c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	ch <- c.Now()
+	return ch
+}
+
+func TestGateBudget(t *testing.T) {
+	t.Parallel()
+	clk := &clock{t: time.Unix(1700000000, 0)}
+	b, err := exchange.NewBudget(clk, exchange.BudgetWait, 0, exchange.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep, _ := exchange.Lookup(exchange.EpNewOrder)
+	for range 12 {
+		if err := b.Acquire(context.Background(), exchange.EpNewOrder, ep.Draws); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reject, _ := New(Limits{}, WithBudget(b, BudgetReject))
+	err = reject.Check(t.Context(), buy("0.01", "20000"), newView())
+	var r *Rejection
+	if !errors.As(err, &r) || r.Rule != RuleRateBudget || r.Code != exchange.CodeTooManyRequests {
+		t.Fatalf("reject mode: %v", err)
+	}
+	wait, _ := New(Limits{}, WithBudget(b, BudgetWait))
+	start := clk.Now()
+	if err := wait.Check(t.Context(), buy("0.01", "20000"), newView()); err != nil {
+		t.Fatalf("wait mode: %v", err)
+	}
+	if got := clk.Now().Sub(start); got != time.Second {
+		t.Errorf("waited %s, want 1s (the order pool's window)", got)
+	}
+	if got := b.Waited(); got != time.Second {
+		t.Errorf("Waited = %s", got)
+	}
+}
