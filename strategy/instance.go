@@ -1,0 +1,157 @@
+package strategy
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+// ErrWarmingUp refuses orders placed while warm-up history is delivered.
+var ErrWarmingUp = errors.New("strategy: orders are refused during warm-up")
+
+// ErrStopped refuses calls from an instance that was stopped.
+var ErrStopped = errors.New("strategy: instance stopped")
+
+// instance is one running strategy; it is the Context its strategy sees.
+type instance struct {
+	rt        *Runtime
+	id        string
+	cfg       Config
+	s         Strategy
+	fills     FillHandler
+	updates   OrderHandler
+	feeds     []Feed
+	schedules []*schedule
+	positions map[string]*Position
+	log       *slog.Logger
+	warming   bool
+	stopped   error
+	dirty     bool // state may have changed: save after the event
+}
+
+var _ Context = (*instance)(nil)
+
+// onKline delivers a bar, stopping the instance on an error or panic.
+func (in *instance) onKline(bar Bar) {
+	if in.stopped != nil {
+		return
+	}
+	defer in.recoverPanic()
+	if err := in.s.OnKline(in, bar); err != nil {
+		in.stop(fmt.Errorf("OnKline %s %s %s: %w", bar.Symbol, bar.Interval, bar.OpenTime.UTC().Format(time.RFC3339), err))
+		return
+	}
+	if in.dirty {
+		in.saveState()
+	}
+}
+
+// call runs f for the instance, stopping it on an error or panic.
+func (in *instance) call(f func() error) {
+	if in.stopped != nil {
+		return
+	}
+	defer in.recoverPanic()
+	if err := f(); err != nil {
+		in.stop(err)
+		return
+	}
+	if in.dirty {
+		in.saveState()
+	}
+}
+
+func (in *instance) recoverPanic() {
+	if p := recover(); p != nil {
+		in.stop(fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
+	}
+}
+
+func (in *instance) stop(err error) {
+	in.stopped = err
+	in.rt.stats.Stopped++
+	in.log.Error("strategy instance stopped", slog.Any("err", err))
+}
+
+func (in *instance) saveState() {
+	in.dirty = false
+	st, ok := in.s.(Stateful)
+	if !ok {
+		return
+	}
+	data, err := st.MarshalState()
+	if err == nil {
+		err = in.rt.opts.Journal.SaveState(in.rt.ctx, in.id, data)
+	}
+	if err != nil {
+		in.log.Error("saving strategy state failed", slog.Any("err", err))
+	}
+}
+
+func (in *instance) ID() string                              { return in.id }
+func (in *instance) Now() time.Time                          { return in.rt.opts.Clock.Now() }
+func (in *instance) Log() *slog.Logger                       { return in.log }
+func (in *instance) WarmingUp() bool                         { return in.warming }
+func (in *instance) LastPrice(symbol string) decimal.Decimal { return in.rt.last[symbol] }
+
+func (in *instance) Balance(asset string) exchange.Balance { return in.rt.balance(asset) }
+
+func (in *instance) Position(symbol string) Position {
+	if p, ok := in.positions[symbol]; ok {
+		return *p
+	}
+	return Position{Symbol: symbol}
+}
+
+func (in *instance) Rules(symbol string) (*exchange.SymbolInfo, error) {
+	info, ok := in.rt.rules[symbol]
+	if !ok {
+		return nil, fmt.Errorf("strategy: unknown symbol %q", symbol)
+	}
+	return info, nil
+}
+
+func (in *instance) Klines(symbol string, iv exchange.Interval, n int) []exchange.Kline {
+	h := in.rt.hist[Feed{Symbol: symbol, Interval: iv}]
+	if h == nil {
+		return nil
+	}
+	return h.recent(n)
+}
+
+func (in *instance) DustCandidates() ([]exchange.DustCandidate, error) {
+	return in.rt.opts.Trader.DustCandidates(in.rt.ctx)
+}
+
+func (in *instance) ConvertDust(assets []string) (exchange.DustResult, error) {
+	res, err := in.rt.opts.Trader.ConvertDust(in.rt.ctx, assets)
+	if err == nil {
+		in.rt.stale = true
+	}
+	return res, err
+}
+
+func (in *instance) OpenOrders(symbol string) []Order {
+	var out []Order
+	for _, t := range in.rt.open {
+		if t.inst == in && (symbol == "" || t.order.Symbol == symbol) {
+			out = append(out, t.order)
+		}
+	}
+	return out
+}
+
+func (in *instance) position(symbol string) *Position {
+	p, ok := in.positions[symbol]
+	if !ok {
+		p = &Position{Symbol: symbol}
+		in.positions[symbol] = p
+	}
+	return p
+}

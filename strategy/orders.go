@@ -1,0 +1,267 @@
+package strategy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/risk"
+)
+
+// tracked is an order the runtime follows to a final status.
+type tracked struct {
+	inst    *instance
+	order   Order
+	unknown bool // sending it had an unknown outcome: resolve by query
+	final   bool
+	trades  map[string]struct{}
+}
+
+// gateView is the runtime's state as the risk gate sees it.
+type gateView Runtime
+
+func (v *gateView) Symbol(s string) (*exchange.SymbolInfo, bool) {
+	info, ok := v.rules[s]
+	return info, ok
+}
+func (v *gateView) LastPrice(s string) decimal.Decimal { return v.last[s] }
+func (v *gateView) Free(asset string) decimal.Decimal  { return (*Runtime)(v).balance(asset).Free }
+func (v *gateView) OpenOrders() int                    { return len(v.open) }
+func (v *gateView) HasSTPGroup() bool                  { return v.opts.STPGroup }
+func (v *gateView) Position(s string) decimal.Decimal {
+	total := decimal.Zero
+	for _, in := range v.insts {
+		if p, ok := in.positions[s]; ok {
+			total = total.Add(p.Qty)
+		}
+	}
+	return total
+}
+
+// Place implements Context.
+func (in *instance) Place(o exchange.NewOrder) (Order, error) {
+	r := in.rt
+	if err := in.canTrade(); err != nil {
+		return Order{Err: err}, err
+	}
+	if o.NewClientOrderID == "" {
+		o.NewClientOrderID = r.nextClientID(in)
+	}
+	ord := orderOf(o)
+	if err := r.opts.Gate.Check(r.ctx, o, (*gateView)(r)); err != nil {
+		r.refused(err)
+		ord.Err = err
+		in.log.Info("order refused by risk gate", slog.String("symbol", o.Symbol), slog.String("client_order_id", o.NewClientOrderID), slog.Any("err", err))
+		return ord, err
+	}
+	t, err := r.record(in, o)
+	if err != nil {
+		ord.Err = err
+		return ord, err
+	}
+	ack, err := r.opts.Trader.PlaceOrder(r.ctx, o)
+	return r.afterSend(t, ack.OrderID, err)
+}
+
+func (in *instance) canTrade() error {
+	switch {
+	case in.stopped != nil:
+		return ErrStopped
+	case in.warming:
+		return ErrWarmingUp
+	case in.rt.killed:
+		return &risk.Rejection{Rule: risk.RuleKillSwitch, Reason: in.rt.opts.Gate.Killed()}
+	}
+	return nil
+}
+
+func orderOf(o exchange.NewOrder) Order {
+	return Order{ClientOrderID: o.NewClientOrderID, Symbol: o.Symbol, Side: o.Side, Type: o.Type,
+		Price: o.Price, Quantity: o.Quantity, QuoteOrderQty: o.QuoteOrderQty}
+}
+
+// record writes the intent to the journal and starts tracking it, before
+// anything is sent.
+func (r *Runtime) record(in *instance, o exchange.NewOrder) (*tracked, error) {
+	created, err := r.opts.Journal.RecordIntent(r.ctx, Intent{Instance: in.id, ClientOrderID: o.NewClientOrderID, Order: o, At: r.opts.Clock.Now()})
+	if err != nil {
+		return nil, fmt.Errorf("strategy: recording order %s: %w", o.NewClientOrderID, err)
+	}
+	if !created {
+		return nil, fmt.Errorf("strategy: client order id %s already used", o.NewClientOrderID)
+	}
+	t := &tracked{inst: in, order: orderOf(o)}
+	r.orders[o.NewClientOrderID] = t
+	r.open = append(r.open, t)
+	return t, nil
+}
+
+// afterSend handles the result of sending an order.
+func (r *Runtime) afterSend(t *tracked, orderID string, err error) (Order, error) {
+	cid := t.order.ClientOrderID
+	switch {
+	case err == nil:
+		r.stats.Placed++
+		if t.order.OrderID == "" {
+			t.order.OrderID = orderID
+		}
+		if t.order.Status == "" {
+			t.order.Status = exchange.StatusNew
+		}
+		r.stale = true
+		if jerr := r.opts.Journal.RecordAck(r.ctx, cid, orderID, r.opts.Clock.Now()); jerr != nil {
+			t.inst.log.Error("recording acknowledgement failed", slog.String("client_order_id", cid), slog.Any("err", jerr))
+		}
+		t.inst.log.Debug("order placed", slog.String("symbol", t.order.Symbol), slog.String("client_order_id", cid), slog.String("order_id", orderID))
+		return t.order, nil
+	case errors.Is(err, exchange.ErrUnknownOutcome) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		// It may exist: never resend; Sync looks it up by client id.
+		r.stats.Unknown++
+		t.unknown = true
+		if jerr := r.opts.Journal.RecordUnknown(r.ctx, cid, err); jerr != nil {
+			t.inst.log.Error("recording unknown outcome failed", slog.String("client_order_id", cid), slog.Any("err", jerr))
+		}
+		t.inst.log.Warn("order outcome unknown; will query", slog.String("symbol", t.order.Symbol), slog.String("client_order_id", cid), slog.Any("err", err))
+		return t.order, nil
+	default:
+		r.refused(err)
+		r.forget(t, err)
+		t.order.Err = err
+		t.inst.log.Info("order refused by exchange", slog.String("symbol", t.order.Symbol), slog.String("client_order_id", cid), slog.Any("err", err))
+		return t.order, err
+	}
+}
+
+func (r *Runtime) refused(err error) {
+	var rej *risk.Rejection
+	var api *exchange.APIError
+	switch {
+	case errors.As(err, &rej):
+		r.stats.Refused[rej.Rule]++
+	case errors.As(err, &api):
+		r.stats.Refused[fmt.Sprintf("exchange:%d", api.Code)]++
+	default:
+		r.stats.Refused["error"]++
+	}
+}
+
+// forget ends tracking of an order that was never placed.
+func (r *Runtime) forget(t *tracked, cause error) {
+	t.final = true
+	r.dropOpen(t)
+	if jerr := r.opts.Journal.RecordRefused(r.ctx, t.order.ClientOrderID, cause); jerr != nil {
+		t.inst.log.Error("recording refusal failed", slog.String("client_order_id", t.order.ClientOrderID), slog.Any("err", jerr))
+	}
+}
+
+func (r *Runtime) dropOpen(t *tracked) {
+	for i, o := range r.open {
+		if o == t {
+			r.open = append(r.open[:i], r.open[i+1:]...)
+			return
+		}
+	}
+}
+
+// PlaceBatch implements Context.
+func (in *instance) PlaceBatch(orders []exchange.NewOrder) ([]Order, error) {
+	r := in.rt
+	if err := in.canTrade(); err != nil {
+		return nil, err
+	}
+	if len(orders) == 0 || len(orders) > 20 {
+		return nil, fmt.Errorf("strategy: a batch holds 1 to 20 orders, got %d", len(orders))
+	}
+	out := make([]Order, len(orders))
+	send := make([]exchange.NewOrder, 0, len(orders))
+	idx := make([]int, 0, len(orders))
+	ts := make([]*tracked, 0, len(orders))
+	for i, o := range orders {
+		if o.Symbol != orders[0].Symbol {
+			return nil, fmt.Errorf("strategy: batch orders must share one symbol (orders[%d] is %s, not %s)", i, o.Symbol, orders[0].Symbol)
+		}
+		if o.NewClientOrderID == "" {
+			o.NewClientOrderID = r.nextClientID(in)
+		}
+		out[i] = orderOf(o)
+		if err := r.opts.Gate.Check(r.ctx, o, (*gateView)(r)); err != nil {
+			r.refused(err)
+			out[i].Err = err
+			continue
+		}
+		t, err := r.record(in, o)
+		if err != nil {
+			out[i].Err = err
+			continue
+		}
+		send = append(send, o)
+		idx = append(idx, i)
+		ts = append(ts, t)
+	}
+	if len(send) == 0 {
+		return out, nil
+	}
+	res, err := r.opts.Trader.PlaceBatch(r.ctx, send)
+	if err == nil && len(res) != len(send) {
+		err = &exchange.UnknownOutcomeError{Endpoint: exchange.EpBatchOrders.String(),
+			Msg: fmt.Sprintf("reply has %d items for %d orders", len(res), len(send))}
+	}
+	for j, t := range ts {
+		var oid string
+		ierr := err
+		if err == nil {
+			if res[j].Ack != nil {
+				oid = res[j].Ack.OrderID
+			} else {
+				ierr = res[j].Err()
+			}
+		}
+		out[idx[j]], _ = r.afterSend(t, oid, ierr)
+		if ierr != nil && !t.unknown {
+			out[idx[j]].Err = ierr
+		}
+	}
+	return out, nil
+}
+
+// Cancel implements Context.
+func (in *instance) Cancel(clientOrderID string) error {
+	r := in.rt
+	if in.stopped != nil {
+		return ErrStopped
+	}
+	t, ok := r.orders[clientOrderID]
+	if !ok || t.inst != in {
+		return fmt.Errorf("strategy: no order %q of instance %s", clientOrderID, in.id)
+	}
+	if t.final {
+		return nil
+	}
+	o, err := r.opts.Trader.CancelOrder(r.ctx, exchange.CancelOrderRequest{Symbol: t.order.Symbol, OrigClientOrderID: clientOrderID})
+	if err != nil {
+		if exchange.HasCode(err, exchange.CodeUnknownOrder) {
+			// Already final on the exchange: Sync will bring its state.
+			return nil
+		}
+		return err
+	}
+	r.stale = true
+	r.applyOrder(t, o)
+	return nil
+}
+
+// CancelAll implements Context: it cancels the instance's own open orders
+// of the symbol one by one (other instances may share the symbol).
+func (in *instance) CancelAll(symbol string) error {
+	var errs []error
+	for _, o := range in.OpenOrders(symbol) {
+		if err := in.Cancel(o.ClientOrderID); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", o.ClientOrderID, err))
+		}
+	}
+	return errors.Join(errs...)
+}

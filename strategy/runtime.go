@@ -1,0 +1,450 @@
+package strategy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/risk"
+)
+
+// Clock is the runtime's source of time.
+type Clock interface {
+	Now() time.Time
+}
+
+// MissedRuns says what happens to schedule occurrences that fell due while
+// the runtime was not running (or more than Options.ScheduleGrace ago).
+type MissedRuns uint8
+
+const (
+	// SkipMissed drops missed occurrences.
+	SkipMissed MissedRuns = iota
+	// RunMissedOnce runs one catch-up run for all missed occurrences.
+	RunMissedOnce
+)
+
+// Options configure a Runtime. Trader, Gate, Journal and Clock are required.
+type Options struct {
+	Trader  exchange.Trader
+	Gate    *risk.Gate
+	Journal Journal
+	Clock   Clock
+	Logger  *slog.Logger
+	// HistorySize is how many closed bars of each feed are kept for
+	// Context.Klines (default 500).
+	HistorySize int
+	// BaseInterval, when set, is the interval bars are fed at; instances
+	// asking for a higher interval get bars aggregated from it.
+	BaseInterval exchange.Interval
+	// MissedRuns and ScheduleGrace govern late schedule occurrences: an
+	// occurrence older than the grace (default 1 minute) when the runtime
+	// sees it is missed.
+	MissedRuns    MissedRuns
+	ScheduleGrace time.Duration
+	// STPGroup says the account has a self-trade prevention group, so
+	// orders may carry an stpMode.
+	STPGroup bool
+	// Valuation is the asset equity is measured in for the kill switch
+	// (e.g. "USDT"); empty disables equity tracking.
+	Valuation string
+}
+
+// Runtime drives strategy instances: it delivers closed bars and schedule
+// ticks, sends their orders through the risk gate to the trading port,
+// records everything in the journal and follows each order to a final
+// status. A Runtime is driven by one goroutine (the backtester's loop or
+// the daemon's event loop); it is not safe for concurrent use.
+//
+// Events at one instant are handled in this order, which drivers follow by
+// calling Sync, then OnBar for each bar, then Tick: order updates and fills
+// first (so a strategy sees its fills before the bar that follows them),
+// then bars sorted by symbol and interval, each delivered to instances in
+// the order they were added, then schedule runs in instance order and, for
+// one instance, in the order its Schedules() lists them.
+type Runtime struct {
+	opts   Options
+	log    *slog.Logger
+	ctx    context.Context // the context of the current driver call
+	insts  []*instance
+	byFeed map[Feed][]*instance
+	hist   map[Feed]*history
+	aggs   map[Feed][]*derived // base feed → derived feeds
+	rules  map[string]*exchange.SymbolInfo
+	last   map[string]decimal.Decimal
+	bal    map[string]exchange.Balance
+	stale  bool // balances need a refresh
+	orders map[string]*tracked
+	open   []*tracked // not final, in placement order
+	events []exchange.OrderEvent
+	seq    int64
+	stats  Stats
+	killed bool
+}
+
+// derived is a feed built by aggregating a base feed.
+type derived struct {
+	feed Feed
+	agg  aggregator
+	out  [2]exchange.Kline
+}
+
+// Stats counts what the runtime did.
+type Stats struct {
+	Bars     int
+	Placed   int
+	Refused  map[string]int // by risk rule, or "exchange:<code>"
+	Fills    int
+	Unknown  int // orders whose send had an unknown outcome
+	Stopped  int // instances stopped by an error or panic
+	Runs     int
+	RunFails int
+}
+
+// New returns a runtime.
+func New(opts Options) (*Runtime, error) {
+	switch {
+	case opts.Trader == nil:
+		return nil, errors.New("strategy: runtime needs a Trader")
+	case opts.Gate == nil:
+		return nil, errors.New("strategy: runtime needs a risk Gate")
+	case opts.Journal == nil:
+		return nil, errors.New("strategy: runtime needs a Journal")
+	case opts.Clock == nil:
+		return nil, errors.New("strategy: runtime needs a Clock")
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.HistorySize <= 0 {
+		opts.HistorySize = 500
+	}
+	if opts.ScheduleGrace <= 0 {
+		opts.ScheduleGrace = time.Minute
+	}
+	if opts.BaseInterval != "" && !opts.BaseInterval.Valid() {
+		return nil, fmt.Errorf("strategy: base interval %q is not a wire interval", opts.BaseInterval)
+	}
+	return &Runtime{
+		opts: opts, log: opts.Logger, ctx: context.Background(),
+		byFeed: map[Feed][]*instance{}, hist: map[Feed]*history{}, aggs: map[Feed][]*derived{},
+		rules: map[string]*exchange.SymbolInfo{}, last: map[string]decimal.Decimal{},
+		bal: map[string]exchange.Balance{}, stale: true, orders: map[string]*tracked{},
+		stats: Stats{Refused: map[string]int{}},
+	}, nil
+}
+
+// Add registers an instance built from cfg. Instances must be added before
+// Start.
+func (r *Runtime) Add(cfg Config, s Strategy) error {
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("strategy %s: %w", cfg.ID, err)
+	}
+	for _, in := range r.insts {
+		if in.id == cfg.ID {
+			return fmt.Errorf("strategy: duplicate instance id %q", cfg.ID)
+		}
+	}
+	feeds, err := cfg.Feeds()
+	if err != nil && len(cfg.Symbols) > 0 {
+		return fmt.Errorf("strategy %s: %w", cfg.ID, err)
+	}
+	in := &instance{rt: r, id: cfg.ID, cfg: cfg, s: s, feeds: feeds, positions: map[string]*Position{},
+		log: r.log.With(slog.String("instance", cfg.ID))}
+	in.fills, _ = s.(FillHandler)
+	in.updates, _ = s.(OrderHandler)
+	r.insts = append(r.insts, in)
+	for _, f := range feeds {
+		r.subscribe(f, in)
+	}
+	if sch, ok := s.(Scheduler); ok {
+		for _, sc := range sch.Schedules() {
+			cs, err := parseSchedule(sc.Spec)
+			if err != nil {
+				return fmt.Errorf("strategy %s: schedule %q: %w", cfg.ID, sc.Name, err)
+			}
+			in.schedules = append(in.schedules, &schedule{Schedule: sc, cron: cs})
+		}
+	}
+	return nil
+}
+
+func (r *Runtime) subscribe(f Feed, in *instance) {
+	r.byFeed[f] = append(r.byFeed[f], in)
+	if r.hist[f] == nil {
+		r.hist[f] = newHistory(r.opts.HistorySize)
+	}
+	base := r.opts.BaseInterval
+	if base == "" || f.Interval == base {
+		return
+	}
+	bf := Feed{Symbol: f.Symbol, Interval: base}
+	for _, d := range r.aggs[bf] {
+		if d.feed == f {
+			return
+		}
+	}
+	r.aggs[bf] = append(r.aggs[bf], &derived{feed: f, agg: aggregator{iv: f.Interval}})
+	if r.hist[bf] == nil {
+		r.hist[bf] = newHistory(r.opts.HistorySize)
+	}
+}
+
+// Feeds returns the feeds the driver must deliver (base feeds when a base
+// interval is set), sorted by symbol and interval.
+func (r *Runtime) Feeds() []Feed {
+	var out []Feed
+	for f := range r.hist {
+		if r.opts.BaseInterval != "" && f.Interval != r.opts.BaseInterval {
+			continue
+		}
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Symbol != out[j].Symbol {
+			return out[i].Symbol < out[j].Symbol
+		}
+		return out[i].Interval < out[j].Interval
+	})
+	return out
+}
+
+// WarmUp returns the number of bars of history the instances need: the
+// largest WarmUp() among them.
+func (r *Runtime) WarmUp() int {
+	n := 0
+	for _, in := range r.insts {
+		if w, ok := in.s.(WarmUpper); ok && w.WarmUp() > n {
+			n = w.WarmUp()
+		}
+	}
+	return n
+}
+
+// Start loads symbol rules and balances, restores persisted strategy state
+// and arms the schedules at the clock's time. Warm-up bars may be delivered
+// with DeliverWarmUp after Start and before the first OnBar.
+func (r *Runtime) Start(ctx context.Context) error {
+	r.ctx = ctx
+	info, err := r.opts.Trader.ExchangeInfo(ctx)
+	if err != nil {
+		return fmt.Errorf("strategy: loading symbol rules: %w", err)
+	}
+	for i := range info.Symbols {
+		s := info.Symbols[i]
+		r.rules[s.Symbol] = &s
+	}
+	for _, in := range r.insts {
+		for _, f := range in.feeds {
+			if _, ok := r.rules[f.Symbol]; !ok {
+				return fmt.Errorf("strategy %s: symbol %s is not listed by the exchange", in.id, f.Symbol)
+			}
+		}
+	}
+	if err := r.refreshBalances(); err != nil {
+		return err
+	}
+	now := r.opts.Clock.Now()
+	for _, in := range r.insts {
+		if st, ok := in.s.(Stateful); ok {
+			data, found, err := r.opts.Journal.LoadState(ctx, in.id)
+			if err != nil {
+				return fmt.Errorf("strategy %s: loading state: %w", in.id, err)
+			}
+			if found {
+				if err := st.UnmarshalState(data); err != nil {
+					return fmt.Errorf("strategy %s: restoring state: %w", in.id, err)
+				}
+			}
+		}
+		for _, sc := range in.schedules {
+			sc.next = sc.cron.Next(now.Add(-time.Nanosecond))
+		}
+	}
+	return nil
+}
+
+// Begin calls Start on every instance that implements Starter; call it
+// after warm-up, before the first live bar.
+func (r *Runtime) Begin(ctx context.Context) {
+	r.ctx = ctx
+	for _, in := range r.insts {
+		if st, ok := in.s.(Starter); ok {
+			in.call(func() error { return st.Start(in) })
+		}
+	}
+}
+
+// DeliverWarmUp delivers history bars of a feed with WarmingUp true; orders
+// are refused during warm-up.
+func (r *Runtime) DeliverWarmUp(ctx context.Context, f Feed, bars []exchange.Kline) {
+	r.ctx = ctx
+	for _, in := range r.insts {
+		in.warming = true
+	}
+	for _, k := range bars {
+		r.OnBar(ctx, f, k)
+	}
+	for _, in := range r.insts {
+		in.warming = false
+	}
+}
+
+// OnBar delivers one closed bar of a feed to the instances subscribed to it,
+// and the bars of higher intervals it completes.
+func (r *Runtime) OnBar(ctx context.Context, f Feed, k exchange.Kline) {
+	r.ctx = ctx
+	r.stats.Bars++
+	r.last[f.Symbol] = k.Close
+	r.deliver(f, k)
+	if ds := r.aggs[f]; len(ds) > 0 {
+		for _, d := range ds {
+			n := d.agg.add(k, f.Interval, &d.out)
+			for i := 0; i < n; i++ {
+				r.deliver(d.feed, d.out[i])
+			}
+		}
+	}
+	if r.opts.Valuation != "" && !r.killed {
+		r.observeEquity()
+	}
+}
+
+func (r *Runtime) deliver(f Feed, k exchange.Kline) {
+	if h := r.hist[f]; h != nil {
+		h.push(k)
+	}
+	subs := r.byFeed[f]
+	if len(subs) == 0 {
+		return
+	}
+	bar := Bar{Symbol: f.Symbol, Interval: f.Interval, Kline: k}
+	for _, in := range subs {
+		in.onKline(bar)
+	}
+}
+
+// Tick runs the schedules due at or before now.
+func (r *Runtime) Tick(ctx context.Context, now time.Time) {
+	r.ctx = ctx
+	for _, in := range r.insts {
+		for _, sc := range in.schedules {
+			r.runDue(in, sc, now)
+		}
+	}
+}
+
+// Instances reports each instance's id and, for a stopped one, why.
+func (r *Runtime) Instances() []InstanceStatus {
+	out := make([]InstanceStatus, 0, len(r.insts))
+	for _, in := range r.insts {
+		st := InstanceStatus{ID: in.id, Name: in.cfg.Name}
+		if in.stopped != nil {
+			st.Stopped = in.stopped.Error()
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// InstanceStatus describes one instance.
+type InstanceStatus struct {
+	ID      string
+	Name    string
+	Stopped string // why the instance stopped; empty while running
+}
+
+// Stats returns a copy of the runtime's counters.
+func (r *Runtime) Stats() Stats {
+	s := r.stats
+	s.Refused = make(map[string]int, len(r.stats.Refused))
+	for k, v := range r.stats.Refused {
+		s.Refused[k] = v
+	}
+	return s
+}
+
+// Position returns an instance's position in a symbol.
+func (r *Runtime) Position(instance, symbol string) Position {
+	for _, in := range r.insts {
+		if in.id == instance {
+			return in.Position(symbol)
+		}
+	}
+	return Position{Symbol: symbol}
+}
+
+// nextClientID returns a client order id: the instance id, the clock in
+// base-36 milliseconds and a per-runtime sequence. It is unique across
+// restarts as long as the clock moves forward, and at most 32 characters.
+func (r *Runtime) nextClientID(in *instance) string {
+	r.seq++
+	b := make([]byte, 0, 32)
+	b = append(b, in.id...)
+	b = append(b, '-')
+	b = strconv.AppendInt(b, r.opts.Clock.Now().UnixMilli(), 36)
+	b = append(b, '-')
+	b = strconv.AppendInt(b, r.seq, 36)
+	return string(b)
+}
+
+func (r *Runtime) refreshBalances() error {
+	acct, err := r.opts.Trader.Account(r.ctx)
+	if err != nil {
+		return fmt.Errorf("strategy: loading balances: %w", err)
+	}
+	clear(r.bal)
+	for _, b := range acct.Balances {
+		r.bal[b.Asset] = b
+	}
+	r.stale = false
+	return nil
+}
+
+func (r *Runtime) balance(asset string) exchange.Balance {
+	if r.stale {
+		if err := r.refreshBalances(); err != nil {
+			r.log.Warn("balance refresh failed", slog.Any("err", err))
+		}
+	}
+	if b, ok := r.bal[asset]; ok {
+		return b
+	}
+	return exchange.Balance{Asset: asset}
+}
+
+// observeEquity values the account in the valuation asset at the last
+// prices and feeds the kill switch; when it trips, every instance's open
+// orders are cancelled.
+func (r *Runtime) observeEquity() {
+	eq := decimal.Zero
+	for asset := range r.bal {
+		b := r.balance(asset)
+		amt := b.Free.Add(b.Locked)
+		if asset == r.opts.Valuation {
+			eq = eq.Add(amt)
+			continue
+		}
+		if p, ok := r.last[asset+r.opts.Valuation]; ok {
+			eq = eq.Add(amt.Mul(p))
+		}
+	}
+	if r.opts.Gate.Observe(eq, r.opts.Clock.Now()) {
+		r.killed = true
+		r.log.Error("kill switch tripped: cancelling open orders", slog.String("reason", r.opts.Gate.Killed()))
+		for _, in := range r.insts {
+			for _, f := range in.feeds {
+				if err := in.CancelAll(f.Symbol); err != nil {
+					r.log.Error("cancel on kill switch failed", slog.String("instance", in.id), slog.Any("err", err))
+				}
+			}
+		}
+	}
+}

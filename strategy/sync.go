@@ -1,0 +1,181 @@
+package strategy
+
+import (
+	"context"
+	"log/slog"
+	"sort"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+// Sync brings tracked orders up to date: from the port's events when it
+// reports them (the simulator), otherwise by querying each open order and,
+// when its executed quantity grew, its trades. Orders whose send had an
+// unknown outcome are looked up by client order id; one the exchange does
+// not know was never placed. Each fill reaches the strategy exactly once.
+func (r *Runtime) Sync(ctx context.Context) error {
+	r.ctx = ctx
+	if es, ok := r.opts.Trader.(exchange.EventSource); ok {
+		r.events = es.DrainEvents(r.events[:0])
+		for i := range r.events {
+			ev := &r.events[i]
+			t, ok := r.orders[ev.Order.ClientOrderID]
+			if !ok {
+				continue // not ours (another client of the account)
+			}
+			t.unknown = false
+			for _, tr := range ev.Trades {
+				r.applyTrade(t, tr)
+			}
+			r.applyOrder(t, ev.Order)
+		}
+		for i := range r.events {
+			r.events[i] = exchange.OrderEvent{}
+		}
+		if !r.anyUnknown() {
+			return nil
+		}
+	}
+	return r.poll(ctx)
+}
+
+func (r *Runtime) anyUnknown() bool {
+	for _, t := range r.open {
+		if t.unknown {
+			return true
+		}
+	}
+	return false
+}
+
+// poll queries open orders in placement order (deterministic).
+func (r *Runtime) poll(ctx context.Context) error {
+	_, events := r.opts.Trader.(exchange.EventSource)
+	open := append([]*tracked(nil), r.open...)
+	var firstErr error
+	for _, t := range open {
+		if events && !t.unknown {
+			continue
+		}
+		o, err := r.opts.Trader.QueryOrder(ctx, exchange.QueryOrderRequest{Symbol: t.order.Symbol, OrigClientOrderID: t.order.ClientOrderID})
+		if err != nil {
+			if t.unknown && exchange.HasCode(err, exchange.CodeUnknownOrder) {
+				t.inst.log.Info("order with unknown outcome was never placed", slog.String("client_order_id", t.order.ClientOrderID))
+				r.forget(t, err)
+				continue
+			}
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		if t.unknown {
+			t.unknown = false
+			r.stats.Placed++
+			if err := r.opts.Journal.RecordAck(ctx, t.order.ClientOrderID, o.OrderID, r.opts.Clock.Now()); err != nil {
+				t.inst.log.Error("recording acknowledgement failed", slog.Any("err", err))
+			}
+		}
+		if o.ExecutedQty.GreaterThan(t.order.ExecutedQty) {
+			trades, err := r.opts.Trader.MyTrades(ctx, exchange.MyTradesRequest{Symbol: o.Symbol, OrderID: o.OrderID})
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				continue
+			}
+			sort.SliceStable(trades, func(i, j int) bool { return trades[i].Time.Before(trades[j].Time) })
+			for _, tr := range trades {
+				if tr.OrderID == o.OrderID {
+					r.applyTrade(t, tr)
+				}
+			}
+		}
+		r.applyOrder(t, o)
+	}
+	return firstErr
+}
+
+// applyOrder moves a tracked order forward to the state o reports. Status
+// never moves back and executed quantity never decreases, whatever order
+// replies arrive in.
+func (r *Runtime) applyOrder(t *tracked, o exchange.Order) {
+	if t.final && o.Status.Rank() <= t.order.Status.Rank() {
+		return
+	}
+	changed := false
+	if t.order.OrderID == "" && o.OrderID != "" {
+		t.order.OrderID = o.OrderID
+		changed = true
+	}
+	if o.Status.Rank() > t.order.Status.Rank() {
+		t.order.Status = o.Status
+		changed = true
+	}
+	if o.ExecutedQty.GreaterThan(t.order.ExecutedQty) {
+		t.order.ExecutedQty = o.ExecutedQty
+		changed = true
+	}
+	if o.CummulativeQuoteQty.GreaterThan(t.order.CumQuoteQty) {
+		t.order.CumQuoteQty = o.CummulativeQuoteQty
+	}
+	if o.CancelReason != "" {
+		t.order.CancelReason = o.CancelReason
+	}
+	if !changed {
+		return
+	}
+	if err := r.opts.Journal.RecordOrder(r.ctx, t.inst.id, o); err != nil {
+		t.inst.log.Error("recording order state failed", slog.String("client_order_id", t.order.ClientOrderID), slog.Any("err", err))
+	}
+	if t.order.Status.Final() {
+		t.final = true
+		r.dropOpen(t)
+	}
+	r.stale = true
+	if t.inst.updates != nil {
+		in := t.inst
+		ord := t.order
+		in.call(func() error { return in.updates.OnOrder(in, ord) })
+	} else {
+		t.inst.dirty = true
+		if t.inst.stopped == nil {
+			t.inst.saveState()
+		}
+	}
+}
+
+// applyTrade records a fill once and delivers it.
+func (r *Runtime) applyTrade(t *tracked, tr exchange.OwnTrade) {
+	if t.trades == nil {
+		t.trades = map[string]struct{}{}
+	}
+	if _, seen := t.trades[tr.ID]; seen {
+		return
+	}
+	inserted, err := r.opts.Journal.RecordFill(r.ctx, t.inst.id, t.order.ClientOrderID, tr)
+	if err != nil {
+		t.inst.log.Error("recording fill failed", slog.String("client_order_id", t.order.ClientOrderID), slog.Any("err", err))
+		return // not marked seen: retried on the next sync
+	}
+	t.trades[tr.ID] = struct{}{}
+	if !inserted {
+		return // delivered before a restart
+	}
+	r.stats.Fills++
+	r.stale = true
+	f := Fill{ClientOrderID: t.order.ClientOrderID, OrderID: tr.OrderID, TradeID: tr.ID, Symbol: tr.Symbol,
+		Side: t.order.Side, Price: tr.Price, Qty: tr.Qty, QuoteQty: tr.QuoteQty, Commission: tr.Commission,
+		CommissionAsset: tr.CommissionAsset, Maker: tr.IsMaker, SelfTrade: tr.IsSelfTrade, Time: tr.Time}
+	if info, ok := r.rules[tr.Symbol]; ok {
+		t.inst.position(tr.Symbol).Apply(f, info.BaseAsset, info.QuoteAsset)
+	}
+	t.inst.log.Debug("fill", slog.String("symbol", tr.Symbol), slog.String("client_order_id", f.ClientOrderID),
+		slog.String("price", tr.Price.String()), slog.String("qty", tr.Qty.String()))
+	if t.inst.fills != nil {
+		in := t.inst
+		in.call(func() error { return in.fills.OnFill(in, f) })
+	} else {
+		t.inst.dirty = true
+	}
+}
