@@ -265,3 +265,12 @@ func (in *instance) CancelAll(symbol string) error {
 	}
 	return errors.Join(errs...)
 }
+
+// IsRefusal reports whether err means an order was refused (by the risk
+// gate or by the exchange) rather than that something broke. Strategies
+// usually carry on after a refusal: the runtime has recorded and counted it.
+func IsRefusal(err error) bool {
+	var rej *risk.Rejection
+	var api *exchange.APIError
+	return errors.As(err, &rej) || errors.As(err, &api) || errors.Is(err, ErrWarmingUp)
+}

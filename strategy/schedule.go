@@ -54,6 +54,7 @@ func (r *Runtime) runDue(in *instance, sc *schedule, now time.Time) {
 		return
 	}
 	run := Run{Instance: in.id, Schedule: sc.Name, Scheduled: onTime, Start: r.opts.Clock.Now()}
+	in.dirty = true // a run may change the instance's state
 	in.call(func() error {
 		run.Err = sc.Run(in, onTime)
 		return run.Err
