@@ -1,0 +1,348 @@
+package backtest
+
+import (
+	"math"
+	"sort"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+// EquityPoint is the account's mark-to-market value at a bar's close.
+type EquityPoint struct {
+	Time     time.Time
+	Equity   decimal.Decimal
+	Exposed  bool // some position was held at this point
+	Drawdown float64
+}
+
+// Trade is a round trip in one symbol: from a flat position to a position
+// and back to flat. Scaling in and out is folded in: entry and exit prices
+// are volume-weighted.
+type Trade struct {
+	Symbol     string
+	EntryTime  time.Time
+	ExitTime   time.Time
+	Qty        decimal.Decimal // total base bought
+	EntryPrice decimal.Decimal // average buy price
+	ExitPrice  decimal.Decimal // average sell price
+	Fees       decimal.Decimal // in the quote asset (base and token fees valued at the fill price)
+	PnL        decimal.Decimal // proceeds − cost − fees, in the quote asset
+	ReturnPct  float64         // PnL / cost × 100
+}
+
+// Duration is how long the trade was open.
+func (t Trade) Duration() time.Duration { return t.ExitTime.Sub(t.EntryTime) }
+
+// FillRecord is a fill as the metrics need it.
+type FillRecord struct {
+	Symbol    string
+	Side      exchange.Side
+	Price     decimal.Decimal
+	Qty       decimal.Decimal
+	QuoteQty  decimal.Decimal
+	FeeQuote  decimal.Decimal // the commission valued in the quote asset
+	FeeInBase decimal.Decimal // the part of the commission paid in the base asset
+	Time      time.Time
+}
+
+// RoundTrips folds fills (in time order) into round-trip trades. A position
+// still open at the end is not a trade.
+func RoundTrips(fills []FillRecord) []Trade {
+	type open struct {
+		t                    Trade
+		held, cost, proceeds decimal.Decimal
+		bought, sold         decimal.Decimal
+		// extFees are fees not paid in the base asset. Fees paid in base
+		// shrink the quantity that can be sold, so the proceeds already
+		// reflect them and they must not be subtracted again.
+		extFees decimal.Decimal
+	}
+	cur := map[string]*open{}
+	var out []Trade
+	for _, f := range fills {
+		o := cur[f.Symbol]
+		if o == nil {
+			if f.Side != exchange.SideBuy {
+				continue // selling what was held before the run: not a round trip
+			}
+			o = &open{t: Trade{Symbol: f.Symbol, EntryTime: f.Time}}
+			cur[f.Symbol] = o
+		}
+		o.t.Fees = o.t.Fees.Add(f.FeeQuote)
+		o.extFees = o.extFees.Add(f.FeeQuote.Sub(f.FeeInBase.Mul(f.Price)))
+		if f.Side == exchange.SideBuy {
+			o.held = o.held.Add(f.Qty).Sub(f.FeeInBase)
+			o.cost = o.cost.Add(f.QuoteQty)
+			o.bought = o.bought.Add(f.Qty)
+			continue
+		}
+		o.held = o.held.Sub(f.Qty)
+		o.proceeds = o.proceeds.Add(f.QuoteQty)
+		o.sold = o.sold.Add(f.Qty)
+		if o.held.IsPositive() {
+			continue
+		}
+		t := o.t
+		t.ExitTime = f.Time
+		t.Qty = o.bought
+		t.EntryPrice = o.cost.Div(o.bought)
+		t.ExitPrice = o.proceeds.Div(o.sold)
+		t.PnL = o.proceeds.Sub(o.cost).Sub(o.extFees)
+		t.ReturnPct = t.PnL.Div(o.cost).InexactFloat64() * 100
+		out = append(out, t)
+		delete(cur, f.Symbol)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ExitTime.Before(out[j].ExitTime) })
+	return out
+}
+
+// Metrics are a run's results. Percentages are in percent (12.5 = 12.5%).
+type Metrics struct {
+	Start            time.Time      `json:"start"`
+	End              time.Time      `json:"end"`
+	Duration         string         `json:"duration"`
+	Bars             int            `json:"bars"`
+	ExposurePct      float64        `json:"exposure_pct"`
+	EquityStart      string         `json:"equity_start"`
+	EquityFinal      string         `json:"equity_final"`
+	EquityPeak       string         `json:"equity_peak"`
+	ReturnPct        float64        `json:"return_pct"`
+	BuyHoldPct       float64        `json:"buy_hold_return_pct"`
+	CAGRPct          float64        `json:"cagr_pct"`
+	AnnReturnPct     float64        `json:"annual_return_pct"`
+	AnnVolPct        float64        `json:"annual_volatility_pct"`
+	PeriodsPerYear   float64        `json:"periods_per_year"`
+	Sharpe           float64        `json:"sharpe"`
+	Sortino          float64        `json:"sortino"`
+	Calmar           float64        `json:"calmar"`
+	MaxDrawdownPct   float64        `json:"max_drawdown_pct"`
+	MaxDrawdownDur   string         `json:"max_drawdown_duration"`
+	AvgDrawdownPct   float64        `json:"avg_drawdown_pct"`
+	Trades           int            `json:"trades"`
+	WinRatePct       float64        `json:"win_rate_pct"`
+	BestTradePct     float64        `json:"best_trade_pct"`
+	WorstTradePct    float64        `json:"worst_trade_pct"`
+	AvgTradePct      float64        `json:"avg_trade_pct"`
+	ProfitFactor     float64        `json:"profit_factor"`
+	Expectancy       string         `json:"expectancy"`
+	SQN              float64        `json:"sqn"`
+	AvgTradeDuration string         `json:"avg_trade_duration"`
+	MaxTradeDuration string         `json:"max_trade_duration"`
+	FeesPaid         string         `json:"fees_paid"`
+	Volume           string         `json:"volume_traded"`
+	Rejected         map[string]int `json:"orders_rejected"`
+	BudgetWait       string         `json:"rate_budget_wait"`
+}
+
+// periodsPerYear derives the sampling rate from the data's calendar: a year
+// of 365.25 days divided by the median spacing of the equity samples.
+// Crypto markets trade every day, so no trading-day calendar applies.
+func periodsPerYear(curve []EquityPoint) float64 {
+	if len(curve) < 2 {
+		return 0
+	}
+	gaps := make([]time.Duration, 0, len(curve)-1)
+	for i := 1; i < len(curve); i++ {
+		gaps = append(gaps, curve[i].Time.Sub(curve[i-1].Time))
+	}
+	sort.Slice(gaps, func(i, j int) bool { return gaps[i] < gaps[j] })
+	med := gaps[len(gaps)/2]
+	if med <= 0 {
+		return 0
+	}
+	return float64(365.25*24*time.Hour) / float64(med)
+}
+
+// ComputeInput is everything Compute needs.
+type ComputeInput struct {
+	Curve      []EquityPoint
+	Trades     []Trade
+	Fees       decimal.Decimal
+	Volume     decimal.Decimal
+	BuyHoldPct float64
+	Rejected   map[string]int
+	BudgetWait time.Duration
+}
+
+// Compute derives the metrics; each formula is written in docs/metrics.md.
+func Compute(in ComputeInput) Metrics {
+	m := Metrics{Rejected: in.Rejected, FeesPaid: in.Fees.String(), Volume: in.Volume.String(),
+		BudgetWait: in.BudgetWait.String(), BuyHoldPct: in.BuyHoldPct, Bars: len(in.Curve), Expectancy: "0"}
+	if m.Rejected == nil {
+		m.Rejected = map[string]int{}
+	}
+	c := in.Curve
+	if len(c) == 0 {
+		return m
+	}
+	m.Start, m.End = c[0].Time, c[len(c)-1].Time
+	dur := m.End.Sub(m.Start)
+	m.Duration = dur.String()
+	first, last := c[0].Equity, c[len(c)-1].Equity
+	m.EquityStart, m.EquityFinal = first.String(), last.String()
+	peak := first
+	exposed := 0
+	for _, p := range c {
+		if p.Equity.GreaterThan(peak) {
+			peak = p.Equity
+		}
+		if p.Exposed {
+			exposed++
+		}
+	}
+	m.EquityPeak = peak.String()
+	m.ExposurePct = 100 * float64(exposed) / float64(len(c))
+	f0, f1 := first.InexactFloat64(), last.InexactFloat64()
+	if f0 > 0 {
+		m.ReturnPct = (f1/f0 - 1) * 100
+		if years := dur.Hours() / (365.25 * 24); years > 0 && f1 > 0 {
+			m.CAGRPct = (math.Pow(f1/f0, 1/years) - 1) * 100
+		}
+	}
+
+	// Per-period returns.
+	rets := make([]float64, 0, len(c))
+	for i := 1; i < len(c); i++ {
+		a, b := c[i-1].Equity.InexactFloat64(), c[i].Equity.InexactFloat64()
+		if a > 0 {
+			rets = append(rets, b/a-1)
+		}
+	}
+	ppy := periodsPerYear(c)
+	m.PeriodsPerYear = ppy
+	if n := len(rets); n > 1 && ppy > 0 && f0 > 0 && f1 > 0 {
+		m.AnnReturnPct = (math.Pow(f1/f0, ppy/float64(n)) - 1) * 100
+		mean, sd := meanStd(rets)
+		m.AnnVolPct = sd * math.Sqrt(ppy) * 100
+		if sd > 0 {
+			m.Sharpe = mean / sd * math.Sqrt(ppy)
+		}
+		var down float64
+		for _, r := range rets {
+			if r < 0 {
+				down += r * r
+			}
+		}
+		if dd := math.Sqrt(down / float64(n)); dd > 0 {
+			m.Sortino = mean / dd * math.Sqrt(ppy)
+		}
+	}
+
+	maxDD, maxDur, avgDD := drawdowns(c)
+	m.MaxDrawdownPct, m.MaxDrawdownDur, m.AvgDrawdownPct = maxDD*100, maxDur.String(), avgDD*100
+	if maxDD > 0 {
+		m.Calmar = m.CAGRPct / (maxDD * 100)
+	}
+	tradeStats(&m, in.Trades)
+	return m
+}
+
+// meanStd returns the mean and the sample standard deviation (n−1).
+func meanStd(x []float64) (mean, sd float64) {
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	var ss float64
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(x)-1))
+}
+
+// drawdowns fills each point's Drawdown and returns the deepest drawdown
+// (a fraction of the running peak), the longest time from a peak to the
+// recovery of that peak (or to the end), and the mean depth of the separate
+// drawdown periods.
+func drawdowns(c []EquityPoint) (maxDD float64, maxDur time.Duration, avg float64) {
+	peak := c[0].Equity.InexactFloat64()
+	peakAt := c[0].Time
+	var depth float64 // of the current period
+	var depths []float64
+	for i := range c {
+		v := c[i].Equity.InexactFloat64()
+		if v >= peak {
+			if depth > 0 {
+				depths = append(depths, depth)
+				if d := c[i].Time.Sub(peakAt); d > maxDur {
+					maxDur = d
+				}
+			}
+			peak, peakAt, depth = v, c[i].Time, 0
+			c[i].Drawdown = 0
+			continue
+		}
+		dd := (peak - v) / peak
+		c[i].Drawdown = dd
+		if dd > depth {
+			depth = dd
+		}
+		if dd > maxDD {
+			maxDD = dd
+		}
+	}
+	if depth > 0 {
+		depths = append(depths, depth)
+		if d := c[len(c)-1].Time.Sub(peakAt); d > maxDur {
+			maxDur = d
+		}
+	}
+	for _, d := range depths {
+		avg += d
+	}
+	if len(depths) > 0 {
+		avg /= float64(len(depths))
+	}
+	return maxDD, maxDur, avg
+}
+
+func tradeStats(m *Metrics, trades []Trade) {
+	m.Trades = len(trades)
+	m.Expectancy = "0"
+	if len(trades) == 0 {
+		return
+	}
+	var wins int
+	var gross, loss float64
+	pnl := make([]float64, len(trades))
+	sumPnL := decimal.Zero
+	var sumRet float64
+	var sumDur, maxDur time.Duration
+	m.BestTradePct, m.WorstTradePct = math.Inf(-1), math.Inf(1)
+	for i, t := range trades {
+		p := t.PnL.InexactFloat64()
+		pnl[i] = p
+		sumPnL = sumPnL.Add(t.PnL)
+		if p > 0 {
+			wins++
+			gross += p
+		} else {
+			loss -= p
+		}
+		sumRet += t.ReturnPct
+		m.BestTradePct = math.Max(m.BestTradePct, t.ReturnPct)
+		m.WorstTradePct = math.Min(m.WorstTradePct, t.ReturnPct)
+		sumDur += t.Duration()
+		if t.Duration() > maxDur {
+			maxDur = t.Duration()
+		}
+	}
+	n := float64(len(trades))
+	m.WinRatePct = 100 * float64(wins) / n
+	m.AvgTradePct = sumRet / n
+	if loss > 0 {
+		m.ProfitFactor = gross / loss
+	}
+	m.Expectancy = sumPnL.Div(decimal.NewFromInt(int64(len(trades)))).StringFixed(8)
+	if len(trades) > 1 {
+		mean, sd := meanStd(pnl)
+		if sd > 0 {
+			m.SQN = math.Sqrt(n) * mean / sd
+		}
+	}
+	m.AvgTradeDuration = (sumDur / time.Duration(len(trades))).String()
+	m.MaxTradeDuration = maxDur.String()
+}

@@ -1,0 +1,117 @@
+package backtest
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+func near(t *testing.T, name string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+		t.Errorf("%s = %.12g, want %.12g", name, got, want)
+	}
+}
+
+func TestRoundTrips(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	fills := []FillRecord{
+		{Symbol: "BTCUSDT", Side: exchange.SideSell, Price: dec("90"), Qty: dec("1"), QuoteQty: dec("90"), Time: t0}, // held before the run: ignored
+		{Symbol: "BTCUSDT", Side: exchange.SideBuy, Price: dec("100"), Qty: dec("1"), QuoteQty: dec("100"), FeeQuote: dec("0.1"), Time: t0.Add(time.Hour)},
+		{Symbol: "BTCUSDT", Side: exchange.SideBuy, Price: dec("110"), Qty: dec("1"), QuoteQty: dec("110"), FeeQuote: dec("0.11"), FeeInBase: dec("0.001"), Time: t0.Add(2 * time.Hour)},
+		{Symbol: "BTCUSDT", Side: exchange.SideSell, Price: dec("120"), Qty: dec("1.999"), QuoteQty: dec("239.88"), FeeQuote: dec("0.23988"), Time: t0.Add(5 * time.Hour)},
+		{Symbol: "BTCUSDT", Side: exchange.SideBuy, Price: dec("100"), Qty: dec("1"), QuoteQty: dec("100"), Time: t0.Add(6 * time.Hour)}, // still open
+	}
+	tr := RoundTrips(fills)
+	if len(tr) != 1 {
+		t.Fatalf("%d trades, want 1", len(tr))
+	}
+	got := tr[0]
+	// cost 210, proceeds 239.88, fees not paid in base 0.1 + 0 + 0.23988.
+	if got.PnL.String() != "29.54012" || got.EntryPrice.String() != "105" || got.ExitPrice.String() != "120" ||
+		got.Qty.String() != "2" || got.Fees.String() != "0.44988" || got.Duration() != 4*time.Hour {
+		t.Errorf("trade %+v", got)
+	}
+	near(t, "ReturnPct", got.ReturnPct, 29.54012/210*100)
+}
+
+func TestCompute(t *testing.T) {
+	t.Parallel()
+	day := 24 * time.Hour
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	vals := []string{"100", "110", "99", "121", "110"}
+	curve := make([]EquityPoint, len(vals))
+	for i, v := range vals {
+		curve[i] = EquityPoint{Time: t0.Add(time.Duration(i) * day), Equity: dec(v), Exposed: i%2 == 1}
+	}
+	trades := []Trade{
+		{PnL: dec("10"), ReturnPct: 10, EntryTime: t0, ExitTime: t0.Add(day)},
+		{PnL: dec("-5"), ReturnPct: -5, EntryTime: t0, ExitTime: t0.Add(3 * day)},
+		{PnL: dec("20"), ReturnPct: 20, EntryTime: t0, ExitTime: t0.Add(2 * day)},
+	}
+	m := Compute(ComputeInput{Curve: curve, Trades: trades, Fees: dec("1.5"), Volume: dec("1000"), BuyHoldPct: 7, BudgetWait: 3 * time.Second})
+
+	rets := []float64{110.0/100 - 1, 99.0/110 - 1, 121.0/99 - 1, 110.0/121 - 1}
+	mean := (rets[0] + rets[1] + rets[2] + rets[3]) / 4
+	var ss, down float64
+	for _, r := range rets {
+		ss += (r - mean) * (r - mean)
+		if r < 0 {
+			down += r * r
+		}
+	}
+	sd := math.Sqrt(ss / 3)
+	ppy := 365.25
+	years := 4 / 365.25
+
+	if m.Bars != 5 || m.EquityStart != "100" || m.EquityFinal != "110" || m.EquityPeak != "121" || m.Duration != "96h0m0s" {
+		t.Errorf("summary %+v", m)
+	}
+	near(t, "ExposurePct", m.ExposurePct, 40)
+	near(t, "ReturnPct", m.ReturnPct, 10)
+	near(t, "CAGRPct", m.CAGRPct, (math.Pow(1.1, 1/years)-1)*100)
+	near(t, "PeriodsPerYear", m.PeriodsPerYear, ppy)
+	near(t, "AnnReturnPct", m.AnnReturnPct, (math.Pow(1.1, ppy/4)-1)*100)
+	near(t, "AnnVolPct", m.AnnVolPct, sd*math.Sqrt(ppy)*100)
+	near(t, "Sharpe", m.Sharpe, mean/sd*math.Sqrt(ppy))
+	near(t, "Sortino", m.Sortino, mean/math.Sqrt(down/4)*math.Sqrt(ppy))
+	// Drawdowns: 110 → 99 (10%, recovered two days later), then 121 → 110 (1/11, open at the end).
+	near(t, "MaxDrawdownPct", m.MaxDrawdownPct, 10)
+	near(t, "AvgDrawdownPct", m.AvgDrawdownPct, (0.1+11.0/121)/2*100)
+	if m.MaxDrawdownDur != "48h0m0s" {
+		t.Errorf("MaxDrawdownDur = %s", m.MaxDrawdownDur)
+	}
+	near(t, "Calmar", m.Calmar, m.CAGRPct/10)
+	near(t, "Drawdown[2]", curve[2].Drawdown, 0.1)
+	near(t, "Drawdown[4]", curve[4].Drawdown, 11.0/121)
+
+	if m.Trades != 3 || m.Expectancy != "8.33333333" || m.AvgTradeDuration != "48h0m0s" || m.MaxTradeDuration != "72h0m0s" {
+		t.Errorf("trade stats %+v", m)
+	}
+	near(t, "WinRatePct", m.WinRatePct, 200.0/3)
+	near(t, "BestTradePct", m.BestTradePct, 20)
+	near(t, "WorstTradePct", m.WorstTradePct, -5)
+	near(t, "AvgTradePct", m.AvgTradePct, 25.0/3)
+	near(t, "ProfitFactor", m.ProfitFactor, 6)
+	pm := 25.0 / 3
+	psd := math.Sqrt(((10-pm)*(10-pm) + (-5-pm)*(-5-pm) + (20-pm)*(20-pm)) / 2)
+	near(t, "SQN", m.SQN, math.Sqrt(3)*pm/psd)
+	if m.FeesPaid != "1.5" || m.Volume != "1000" || m.BuyHoldPct != 7 || m.BudgetWait != "3s" {
+		t.Errorf("totals %+v", m)
+	}
+}
+
+func TestComputeEmpty(t *testing.T) {
+	t.Parallel()
+	m := Compute(ComputeInput{})
+	if m.Bars != 0 || m.Trades != 0 || m.Expectancy != "0" || len(m.Rejected) != 0 {
+		t.Errorf("empty metrics %+v", m)
+	}
+}
