@@ -26,10 +26,11 @@ type schedule struct {
 	next time.Time
 }
 
-// runDue runs sc if an occurrence is due at or before now. Occurrences
-// older than the grace period are missed: with RunMissedOnce they collapse
-// into one run, with SkipMissed they are dropped. An occurrence within the
-// grace runs on time.
+// runDue runs sc if an occurrence is due at or before now. An occurrence
+// within the grace period runs on time. Older ones are missed: with
+// SkipMissed they are dropped; with RunMissedOnce they collapse into one
+// catch-up run (for the latest of them), unless an on-time run happens in
+// the same tick, which then serves as the catch-up.
 func (r *Runtime) runDue(in *instance, sc *schedule, now time.Time) {
 	if sc.next.IsZero() || sc.next.After(now) {
 		return
