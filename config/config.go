@@ -1,0 +1,382 @@
+// Package config loads spotbot's configuration: a YAML file, then
+// environment overrides (SPOTBOT_ prefix), then flag overrides, into one
+// typed value, validated with errors that name the field path at fault
+// (`strategies[1].params.fast: must be < slow`). Secrets never come from
+// the YAML: see Credentials.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/confmap"
+	"github.com/knadh/koanf/providers/env/v2"
+	"github.com/knadh/koanf/providers/rawbytes"
+	"github.com/knadh/koanf/v2"
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/risk"
+	"github.com/spotbot/spotbot/strategy"
+)
+
+// Modes of the bot.
+const (
+	ModeLive        = "live"
+	ModePaper       = "paper"
+	ModePaperReplay = "paper-replay"
+	ModeBacktest    = "backtest"
+)
+
+// Config is the whole configuration.
+type Config struct {
+	Mode       string            `koanf:"mode"`
+	Exchange   Exchange          `koanf:"exchange"`
+	Store      Store             `koanf:"store"`
+	Data       Data              `koanf:"data"`
+	Account    Account           `koanf:"account"`
+	Sim        Sim               `koanf:"sim"`
+	Risk       risk.Limits       `koanf:"risk"`
+	Strategies []strategy.Config `koanf:"strategies"`
+	Log        Log               `koanf:"log"`
+	HTTP       HTTP              `koanf:"http"`
+	Poll       Poll              `koanf:"poll"`
+	Report     Report            `koanf:"report"`
+}
+
+// Exchange configures the REST adapter (live and paper market data).
+type Exchange struct {
+	BaseURL    string        `koanf:"base_url"`
+	KeyHeader  string        `koanf:"key_header"`
+	RecvWindow time.Duration `koanf:"recv_window"`
+	Timeout    time.Duration `koanf:"timeout"`
+	// KeyFile holds the access key and secret, one per line; it must not
+	// be readable by group or others. SPOTBOT_API_KEY and
+	// SPOTBOT_API_SECRET take precedence.
+	KeyFile string `koanf:"key_file"`
+	// MaxClockOffset blocks trading when the server clock differs more.
+	MaxClockOffset time.Duration `koanf:"max_clock_offset"`
+}
+
+// Store configures the SQLite file.
+type Store struct {
+	Path string `koanf:"path"`
+	Sync string `koanf:"sync"` // normal or full
+}
+
+// Data says where historical and replayed klines come from.
+type Data struct {
+	Source   string  `koanf:"source"` // sample, csv or store
+	Path     string  `koanf:"path"`   // CSV file or folder (csv), database (store)
+	Interval string  `koanf:"interval"`
+	From     string  `koanf:"from"` // YYYY-MM-DD or RFC 3339; empty for all
+	To       string  `koanf:"to"`
+	Speed    float64 `koanf:"speed"` // replay speed factor; 0 = as fast as possible
+}
+
+// Account is the starting account of simulated modes.
+type Account struct {
+	Balances map[string]decimal.Decimal `koanf:"balances"`
+}
+
+// Sim configures the simulated exchange's fill model and fees.
+type Sim struct {
+	Fill        string           `koanf:"fill"`   // trade-through or touch
+	Market      string           `koanf:"market"` // next-open or close
+	SlippageBps decimal.Decimal  `koanf:"slippage_bps"`
+	MakerFee    *decimal.Decimal `koanf:"maker_fee"` // overrides the symbol rules
+	TakerFee    *decimal.Decimal `koanf:"taker_fee"`
+	RateLimits  bool             `koanf:"rate_limits"` // apply the spec's budgets in simulated time
+}
+
+// Log configures logging.
+type Log struct {
+	Level  string `koanf:"level"`  // debug, info, warn, error
+	Format string `koanf:"format"` // text or json
+}
+
+// HTTP configures the observability listener (off when Listen is empty).
+type HTTP struct {
+	Listen string `koanf:"listen"`
+}
+
+// Poll configures REST polling in live and paper modes.
+type Poll struct {
+	KlineDelay time.Duration `koanf:"kline_delay"` // after a bar closes
+	Orders     time.Duration `koanf:"orders"`      // open-order cadence
+}
+
+// Report configures backtest reports.
+type Report struct {
+	Dir  string `koanf:"dir"`
+	HTML bool   `koanf:"html"`
+}
+
+// Defaults is the configuration every file is laid over.
+func Defaults() map[string]any {
+	return map[string]any{
+		"mode":                      ModePaperReplay,
+		"exchange.key_header":       exchange.DefaultKeyHeader,
+		"exchange.recv_window":      "5s",
+		"exchange.timeout":          "10s",
+		"exchange.max_clock_offset": "2s",
+		"store.path":                "spotbot.db",
+		"store.sync":                "normal",
+		"data.source":               "sample",
+		"data.interval":             "1h",
+		"sim.fill":                  "trade-through",
+		"sim.market":                "next-open",
+		"log.level":                 "info",
+		"log.format":                "text",
+		"poll.kline_delay":          "2s",
+		"poll.orders":               "5s",
+		"report.dir":                ".",
+		"report.html":               true,
+	}
+}
+
+// EnvPrefix is the prefix of environment overrides. A double underscore
+// separates levels, so SPOTBOT_RISK__MAX_DRAWDOWN sets risk.max_drawdown
+// and SPOTBOT_EXCHANGE__BASE_URL sets exchange.base_url.
+const EnvPrefix = "SPOTBOT_"
+
+// secretKeys may never appear in a configuration file.
+var secretKeys = []string{"secret", "api_secret", "secret_key", "api_key", "key"}
+
+// Load reads YAML text (may be empty), then environment variables from
+// environ (os.Environ() in the commands, a fixed list in tests), then
+// overrides (flag values keyed by path, e.g. "data.from"), and validates.
+// reg builds each strategy instance to validate its parameters.
+func Load(yamlText []byte, environ []string, overrides map[string]any, reg *strategy.Registry) (*Config, error) {
+	k := koanf.New(".")
+	if err := k.Load(confmap.Provider(Defaults(), "."), nil); err != nil {
+		return nil, err
+	}
+	if len(yamlText) > 0 {
+		if err := k.Load(rawbytes.Provider(yamlText), yaml.Parser()); err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
+	}
+	for _, key := range k.Keys() {
+		last := key[strings.LastIndex(key, ".")+1:]
+		for _, s := range secretKeys {
+			if last == s {
+				return nil, fmt.Errorf("config: %s: secrets must not be in the configuration file; use SPOTBOT_API_KEY/SPOTBOT_API_SECRET or exchange.key_file", key)
+			}
+		}
+	}
+	err := k.Load(env.Provider(".", env.Opt{
+		Prefix:      EnvPrefix,
+		EnvironFunc: func() []string { return environ },
+		TransformFunc: func(key, v string) (string, any) {
+			key = strings.TrimPrefix(key, EnvPrefix)
+			if key == "API_KEY" || key == "API_SECRET" {
+				return "", nil // credentials, read by Credentials
+			}
+			return strings.ToLower(strings.ReplaceAll(key, "__", ".")), v
+		},
+	}), nil)
+	if err != nil {
+		return nil, fmt.Errorf("config: environment: %w", err)
+	}
+	if len(overrides) > 0 {
+		if err := k.Load(confmap.Provider(overrides, "."), nil); err != nil {
+			return nil, fmt.Errorf("config: flags: %w", err)
+		}
+	}
+	var c Config
+	err = k.UnmarshalWithConf("", &c, koanf.UnmarshalConf{DecoderConfig: &mapstructure.DecoderConfig{
+		TagName:          "koanf",
+		ErrorUnused:      true,
+		WeaklyTypedInput: true, // environment values arrive as text
+		Result:           &c,
+		DecodeHook:       mapstructure.ComposeDecodeHookFunc(decimalHook, yamlTimeHook, mapstructure.StringToTimeDurationHookFunc()),
+	}})
+	if err != nil {
+		msg := strings.ReplaceAll(err.Error(), "\n", "; ")
+		msg = strings.TrimPrefix(msg, "decoding failed due to the following error(s):; ; ")
+		return nil, fmt.Errorf("config: %s", msg)
+	}
+	if err := c.Validate(reg); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// LoadFile reads a YAML file and then the process environment.
+func LoadFile(path string, overrides map[string]any, reg *strategy.Registry) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	c, err := Load(b, os.Environ(), overrides, reg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+var (
+	decimalType = reflect.TypeOf(decimal.Decimal{})
+	timeType    = reflect.TypeOf(time.Time{})
+)
+
+// yamlTimeHook turns the timestamps YAML makes of unquoted dates back into
+// text for string fields (data.from: 2021-01-01).
+func yamlTimeHook(from, to reflect.Type, data any) (any, error) {
+	if from != timeType || to.Kind() != reflect.String {
+		return data, nil
+	}
+	t := data.(time.Time).UTC()
+	if t.Equal(t.Truncate(24 * time.Hour)) {
+		return t.Format("2006-01-02"), nil
+	}
+	return t.Format(time.RFC3339), nil
+}
+
+func decimalHook(from, to reflect.Type, data any) (any, error) {
+	if to != decimalType {
+		return data, nil
+	}
+	switch v := data.(type) {
+	case string:
+		return decimal.NewFromString(v)
+	case int:
+		return decimal.NewFromInt(int64(v)), nil
+	case int64:
+		return decimal.NewFromInt(v), nil
+	case float64:
+		return decimal.NewFromString(fmt.Sprint(v))
+	}
+	return data, nil
+}
+
+// Validate checks the configuration, naming the field path of the first
+// problem.
+func (c *Config) Validate(reg *strategy.Registry) error {
+	var errs []error
+	add := func(path, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", path, fmt.Sprintf(format, args...)))
+	}
+	switch c.Mode {
+	case ModeLive, ModePaper, ModePaperReplay, ModeBacktest:
+	default:
+		add("mode", "%q must be live, paper, paper-replay or backtest", c.Mode)
+	}
+	if c.Mode == ModeLive || c.Mode == ModePaper {
+		if c.Exchange.BaseURL == "" {
+			add("exchange.base_url", "required in %s mode", c.Mode)
+		}
+	}
+	if c.Exchange.RecvWindow <= 0 || c.Exchange.RecvWindow >= exchange.MaxRecvWindow {
+		add("exchange.recv_window", "%s must be above 0 and below 60s", c.Exchange.RecvWindow)
+	}
+	if c.Exchange.Timeout <= 0 {
+		add("exchange.timeout", "must be positive")
+	}
+	if c.Store.Sync != "normal" && c.Store.Sync != "full" {
+		add("store.sync", "%q must be normal or full", c.Store.Sync)
+	}
+	switch c.Data.Source {
+	case "sample":
+	case "csv", "store":
+		if c.Data.Path == "" {
+			add("data.path", "required for source %s", c.Data.Source)
+		}
+	default:
+		add("data.source", "%q must be sample, csv or store", c.Data.Source)
+	}
+	if _, err := exchange.ParseInterval(c.Data.Interval); err != nil {
+		add("data.interval", "%v", err)
+	}
+	if _, err := c.Data.Range(); err != nil {
+		errs = append(errs, err)
+	}
+	if c.Data.Speed < 0 {
+		add("data.speed", "must not be negative")
+	}
+	for a, v := range c.Account.Balances {
+		if v.IsNegative() {
+			add("account.balances."+a, "must not be negative")
+		}
+	}
+	if c.Sim.Fill != "trade-through" && c.Sim.Fill != "touch" {
+		add("sim.fill", "%q must be trade-through or touch", c.Sim.Fill)
+	}
+	if c.Sim.Market != "next-open" && c.Sim.Market != "close" {
+		add("sim.market", "%q must be next-open or close", c.Sim.Market)
+	}
+	if c.Sim.SlippageBps.IsNegative() {
+		add("sim.slippage_bps", "must not be negative")
+	}
+	if err := c.Risk.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("risk.%w", err))
+	}
+	ids := map[string]int{}
+	for i, s := range c.Strategies {
+		p := fmt.Sprintf("strategies[%d]", i)
+		if err := s.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("%s.%w", p, err))
+			continue
+		}
+		if j, dup := ids[s.ID]; dup {
+			add(p+".id", "%q already used by strategies[%d]", s.ID, j)
+		}
+		ids[s.ID] = i
+		if reg != nil {
+			if _, err := reg.New(s); err != nil {
+				if strings.HasPrefix(err.Error(), "unknown strategy") {
+					add(p+".name", "%v", err)
+				} else {
+					errs = append(errs, fmt.Errorf("%s.%w", p, err))
+				}
+			}
+		}
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		add("log.level", "%q must be debug, info, warn or error", c.Log.Level)
+	}
+	if c.Log.Format != "text" && c.Log.Format != "json" {
+		add("log.format", "%q must be text or json", c.Log.Format)
+	}
+	return errors.Join(errs...)
+}
+
+// Range returns the data.from/data.to window; zero times are open ends.
+func (d Data) Range() ([2]time.Time, error) {
+	var out [2]time.Time
+	for i, v := range []string{d.From, d.To} {
+		if v == "" {
+			continue
+		}
+		t, err := ParseTime(v)
+		if err != nil {
+			return out, fmt.Errorf("data.%s: %w", [2]string{"from", "to"}[i], err)
+		}
+		out[i] = t
+	}
+	if !out[0].IsZero() && !out[1].IsZero() && !out[1].After(out[0]) {
+		return out, errors.New("data.to: must be after data.from")
+	}
+	return out, nil
+}
+
+// ParseTime accepts YYYY-MM-DD (midnight UTC) or RFC 3339.
+func ParseTime(s string) (time.Time, error) {
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is neither YYYY-MM-DD nor RFC 3339", s)
+	}
+	return t.UTC(), nil
+}
