@@ -196,7 +196,7 @@ func Load(yamlText []byte, environ []string, overrides map[string]any, reg *stra
 		ErrorUnused:      true,
 		WeaklyTypedInput: true, // environment values arrive as text
 		Result:           &c,
-		DecodeHook:       mapstructure.ComposeDecodeHookFunc(decimalHook, yamlTimeHook, mapstructure.StringToTimeDurationHookFunc()),
+		DecodeHook:       mapstructure.ComposeDecodeHookFunc(yamlTimeHook, strategy.DecodeHook()),
 	}})
 	if err != nil {
 		msg := strings.ReplaceAll(err.Error(), "\n", "; ")
@@ -222,10 +222,7 @@ func LoadFile(path string, overrides map[string]any, reg *strategy.Registry) (*C
 	return c, nil
 }
 
-var (
-	decimalType = reflect.TypeOf(decimal.Decimal{})
-	timeType    = reflect.TypeOf(time.Time{})
-)
+var timeType = reflect.TypeOf(time.Time{})
 
 // yamlTimeHook turns the timestamps YAML makes of unquoted dates back into
 // text for string fields (data.from: 2021-01-01).
@@ -238,23 +235,6 @@ func yamlTimeHook(from, to reflect.Type, data any) (any, error) {
 		return t.Format("2006-01-02"), nil
 	}
 	return t.Format(time.RFC3339), nil
-}
-
-func decimalHook(from, to reflect.Type, data any) (any, error) {
-	if to != decimalType {
-		return data, nil
-	}
-	switch v := data.(type) {
-	case string:
-		return decimal.NewFromString(v)
-	case int:
-		return decimal.NewFromInt(int64(v)), nil
-	case int64:
-		return decimal.NewFromInt(v), nil
-	case float64:
-		return decimal.NewFromString(fmt.Sprint(v))
-	}
-	return data, nil
 }
 
 // Validate checks the configuration, naming the field path of the first

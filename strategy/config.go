@@ -103,7 +103,7 @@ func DecodeParams(raw map[string]any, dst any) error {
 		ErrorUnused: true,
 		Metadata:    &md,
 		Result:      dst,
-		DecodeHook:  mapstructure.ComposeDecodeHookFunc(decimalHook, durationHook, intervalHook),
+		DecodeHook:  DecodeHook(),
 	})
 	if err != nil {
 		return fmt.Errorf("params: %w", err)
@@ -124,6 +124,14 @@ func cleanDecodeError(err error) string {
 	s := strings.ReplaceAll(err.Error(), "\n", "; ")
 	s = strings.TrimPrefix(s, "decoding failed due to the following error(s):; ; ")
 	return s
+}
+
+// DecodeHook converts configuration values into decimal.Decimal (from
+// strings and numbers), time.Duration (from "90s"-style strings) and
+// exchange.Interval (from any interval ParseInterval takes). The config
+// package decodes whole files with it.
+func DecodeHook() mapstructure.DecodeHookFunc {
+	return mapstructure.ComposeDecodeHookFunc(decimalHook, durationHook, intervalHook)
 }
 
 var (
@@ -157,8 +165,11 @@ func durationHook(from, to reflect.Type, data any) (any, error) {
 	if to != durationType {
 		return data, nil
 	}
-	if s, ok := data.(string); ok {
-		return time.ParseDuration(s)
+	switch v := data.(type) {
+	case string:
+		return time.ParseDuration(v)
+	case time.Duration:
+		return v, nil
 	}
 	return nil, fmt.Errorf("expected a duration such as \"90s\", got %T", data)
 }
