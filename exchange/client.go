@@ -310,12 +310,13 @@ func (c *Client) newRequest(ctx context.Context, ep *Endpoint, q *query) (*http.
 	if err != nil {
 		return nil, err
 	}
-	u := c.base
-	u.Path = c.base.Path + ep.Path
-	u.RawQuery = string(q.buf)
-	req.URL = &u
-	req.Host = u.Host
-	req.Header = http.Header{"Content-Type": contentType}
+	// Fill in the URL and header NewRequest allocated rather than making
+	// new ones: this path runs for every order.
+	*req.URL = c.base
+	req.URL.Path = c.base.Path + ep.Path
+	req.URL.RawQuery = string(q.buf)
+	req.Host = req.URL.Host
+	req.Header["Content-Type"] = contentType
 	if ep.Security == Signed {
 		req.Header[http.CanonicalHeaderKey(c.keyHeader)] = c.keyValue
 	}

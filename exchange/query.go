@@ -78,7 +78,8 @@ func (q *query) time(key string, t time.Time) {
 // int64 are written without going through big.Int formatting.
 func appendDecimal(dst []byte, d decimal.Decimal) []byte {
 	exp := d.Exponent()
-	if exp >= 0 || !d.Coefficient().IsInt64() {
+	// NumDigits does not copy the coefficient (Coefficient would).
+	if exp >= 0 || d.NumDigits() > 18 {
 		return append(dst, d.String()...)
 	}
 	c := d.CoefficientInt64()

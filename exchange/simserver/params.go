@@ -1,0 +1,282 @@
+package simserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+// maxBody caps request bodies: anything larger is refused before parsing.
+const maxBody = 1 << 20
+
+// params are a request's parameters, merged from the query string and the
+// body (JSON object or form text); on conflict the query string wins, as the
+// spec says.
+type params struct {
+	vals map[string]string
+	// signedText is the query text followed by the body text with the
+	// signature parameter removed: what the client signed.
+	signedText string
+	signature  string
+}
+
+// apiError is an error reply: HTTP status, code and message.
+type apiError struct {
+	status     int
+	code       int
+	msg        string
+	retryAfter time.Duration // for 429 and 418
+}
+
+func (e *apiError) Error() string { return fmt.Sprintf("HTTP %d code %d: %s", e.status, e.code, e.msg) }
+
+func badParam(code int, format string, args ...any) *apiError {
+	return &apiError{status: 400, code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// parseParams merges query and body parameters. A JSON body must be an
+// object whose values are strings, numbers, booleans or null (arrays and
+// objects are kept as their JSON text, which is how batchOrders arrives in a
+// JSON body); anything else is form text.
+func parseParams(rawQuery string, body []byte) (*params, *apiError) {
+	p := &params{vals: map[string]string{}}
+	qText, qSig, err := stripSignature(rawQuery)
+	if err != nil {
+		return nil, err
+	}
+	bodyText := string(body)
+	trimmed := bytes.TrimSpace(body)
+	var bSig string
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		if err := p.fromJSON(trimmed); err != nil {
+			return nil, err
+		}
+		if s, ok := p.vals["signature"]; ok {
+			return nil, badParam(exchange.CodeParameterError, "signature must be sent in the query string when the body is JSON (%d characters)", len(s))
+		}
+	} else if len(trimmed) > 0 {
+		bodyText, bSig, err = stripSignature(string(body))
+		if err != nil {
+			return nil, err
+		}
+		if err := p.fromForm(bodyText); err != nil {
+			return nil, err
+		}
+	}
+	// The query string wins over the body.
+	if err := p.fromForm(qText); err != nil {
+		return nil, err
+	}
+	switch {
+	case qSig != "" && bSig != "":
+		return nil, badParam(exchange.CodeParameterError, "signature sent twice")
+	case qSig != "":
+		p.signature = qSig
+	default:
+		p.signature = bSig
+	}
+	p.signedText = qText + bodyText
+	return p, nil
+}
+
+// stripSignature removes the signature parameter from form text, returning
+// the text as signed and the signature. The signature may stand anywhere
+// but must appear once.
+func stripSignature(text string) (rest, sig string, err *apiError) {
+	if text == "" {
+		return "", "", nil
+	}
+	parts := strings.Split(text, "&")
+	kept := parts[:0]
+	for _, part := range parts {
+		if strings.HasPrefix(part, "signature=") {
+			if sig != "" {
+				return "", "", badParam(exchange.CodeParameterError, "signature sent twice")
+			}
+			sig = strings.TrimPrefix(part, "signature=")
+			if sig == "" {
+				sig = " " // present but empty: fails verification, not "missing"
+			}
+			continue
+		}
+		kept = append(kept, part)
+	}
+	return strings.Join(kept, "&"), sig, nil
+}
+
+func (p *params) fromForm(text string) *apiError {
+	if text == "" {
+		return nil
+	}
+	for _, part := range strings.Split(text, "&") {
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		key, err1 := url.PathUnescape(k)
+		val, err2 := url.PathUnescape(v)
+		if err1 != nil || err2 != nil {
+			return badParam(exchange.CodeIllegalCharacters, "malformed percent-encoding in parameter %q", k)
+		}
+		if err := checkChars(key, val); err != nil {
+			return err
+		}
+		p.vals[key] = val
+	}
+	return nil
+}
+
+func (p *params) fromJSON(body []byte) *apiError {
+	var obj map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&obj); err != nil {
+		return badParam(exchange.CodeParameterError, "body is not a JSON object: %v", err)
+	}
+	if dec.More() {
+		return badParam(exchange.CodeParameterError, "body has data after the JSON object")
+	}
+	for k, raw := range obj {
+		raw = bytes.TrimSpace(raw)
+		var v string
+		switch {
+		case len(raw) > 0 && raw[0] == '"':
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return badParam(exchange.CodeParameterError, "parameter %q: %v", k, err)
+			}
+		case string(raw) == "null":
+			continue
+		default:
+			v = string(raw) // numbers and booleans as written; arrays/objects as JSON text
+		}
+		if err := checkChars(k, v); err != nil {
+			return err
+		}
+		p.vals[k] = v
+	}
+	return nil
+}
+
+// checkChars refuses control characters in names and values (700008).
+func checkChars(k, v string) *apiError {
+	for _, s := range [2]string{k, v} {
+		for _, r := range s {
+			if r < 0x20 || r == 0x7f {
+				return badParam(exchange.CodeIllegalCharacters, "illegal character in parameter %q", k)
+			}
+		}
+	}
+	return nil
+}
+
+func (p *params) has(k string) bool { _, ok := p.vals[k]; return ok }
+
+func (p *params) str(k string) string { return p.vals[k] }
+
+// required returns a parameter that must be present and non-empty.
+func (p *params) required(k string) (string, *apiError) {
+	v, ok := p.vals[k]
+	if !ok || v == "" {
+		return "", badParam(exchange.CodeParameterNull, "parameter %s cannot be null", k)
+	}
+	return v, nil
+}
+
+// int64 parses an optional integer; def when absent.
+func (p *params) int64(k string, def int64) (int64, *apiError) {
+	v, ok := p.vals[k]
+	if !ok || v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, badParam(exchange.CodeParameterError, "parameter %s: %q is not an integer", k, v)
+	}
+	return n, nil
+}
+
+// limit parses an optional list limit and checks it against 1..max.
+func (p *params) limit(k string, def, max int) (int, *apiError) {
+	n, err := p.int64(k, int64(def))
+	if err != nil {
+		return 0, err
+	}
+	if n < 1 || n > int64(max) {
+		return 0, badParam(exchange.CodeParameterError, "parameter %s: %d is outside 1..%d", k, n, max)
+	}
+	return int(n), nil
+}
+
+// millis parses an optional millisecond time.
+func (p *params) millis(k string) (time.Time, *apiError) {
+	n, err := p.int64(k, 0)
+	if err != nil || n == 0 {
+		return time.Time{}, err
+	}
+	if n < 0 {
+		return time.Time{}, badParam(exchange.CodeParameterError, "parameter %s: negative time", k)
+	}
+	return time.UnixMilli(n).UTC(), nil
+}
+
+// dec parses an optional decimal: plain decimal text only (no exponent, no
+// NaN or infinity).
+func (p *params) dec(k string) (decimal.Decimal, *apiError) {
+	v, ok := p.vals[k]
+	if !ok || v == "" {
+		return decimal.Decimal{}, nil
+	}
+	if !plainDecimal(v) {
+		return decimal.Decimal{}, badParam(exchange.CodeParameterError, "parameter %s: %q is not a decimal number", k, v)
+	}
+	d, err := decimal.NewFromString(v)
+	if err != nil {
+		return decimal.Decimal{}, badParam(exchange.CodeParameterError, "parameter %s: %q is not a decimal number", k, v)
+	}
+	return d, nil
+}
+
+func plainDecimal(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	i := 0
+	if s[0] == '-' || s[0] == '+' {
+		i++
+	}
+	digits, dot := 0, false
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}
+
+// bool parses an optional boolean.
+func (p *params) bool(k string) (value, present bool, err *apiError) {
+	v, ok := p.vals[k]
+	if !ok || v == "" {
+		return false, false, nil
+	}
+	switch v {
+	case "true":
+		return true, true, nil
+	case "false":
+		return false, true, nil
+	}
+	return false, false, badParam(exchange.CodeParameterError, "parameter %s: %q is not true or false", k, v)
+}
