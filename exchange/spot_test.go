@@ -25,7 +25,10 @@ var spotCalls = map[EndpointID]func(ctx context.Context, c *Client) error{
 		_, err := c.Spot.CancelOrder(ctx, CancelOrderRequest{Symbol: "BTCUSDT", OrderID: "1"})
 		return err
 	},
-	EpCancelOpenOrders: func(ctx context.Context, c *Client) error { _, err := c.Spot.CancelOpenOrders(ctx, "BTCUSDT"); return err },
+	EpCancelOpenOrders: func(ctx context.Context, c *Client) error {
+		_, err := c.Spot.CancelOpenOrders(ctx, "BTCUSDT")
+		return err
+	},
 	EpQueryOrder: func(ctx context.Context, c *Client) error {
 		_, err := c.Spot.QueryOrder(ctx, QueryOrderRequest{Symbol: "BTCUSDT", OrderID: "1"})
 		return err
@@ -323,7 +326,10 @@ func TestSpotValidation(t *testing.T) {
 			_, err := c.Spot.AllOrders(ctx, AllOrdersRequest{Symbol: "BTCUSDT", Start: time.Unix(0, 0), End: time.Unix(8*86400, 0)})
 			return err
 		}(), "endTime"},
-		{"my trades limit", func() error { _, err := c.Spot.MyTrades(ctx, MyTradesRequest{Symbol: "BTCUSDT", Limit: 101}); return err }(), "limit"},
+		{"my trades limit", func() error {
+			_, err := c.Spot.MyTrades(ctx, MyTradesRequest{Symbol: "BTCUSDT", Limit: 101})
+			return err
+		}(), "limit"},
 		{"stp uids", func() error { _, err := c.Spot.AddSTPGroupUIDs(ctx, "7", nil); return err }(), "uid"},
 		{"stp group name", func() error { _, err := c.Spot.CreateSTPGroup(ctx, ""); return err }(), "tradeGroupName"},
 	}
