@@ -35,7 +35,7 @@ type Client struct {
 	base       url.URL
 	key        Secret
 	keyHeader  string
-	keyValue   []string
+	keyValue   *keyHeader // behind a pointer so printing a Client value shows no key
 	signer     *signer
 	recvWindow int64 // ms, 0 to leave it out
 	http       *http.Client
@@ -58,6 +58,10 @@ type Client struct {
 	// dust conversion.
 	Wallet *WalletService
 }
+
+// keyHeader is the header value carrying the access key, shared read-only
+// by every request.
+type keyHeader struct{ v []string }
 
 // service is the shared base of the area services.
 type service struct{ c *Client }
@@ -237,7 +241,7 @@ func New(opts ...Option) (*Client, error) {
 	}
 	c.budget = b
 	if !c.key.IsZero() {
-		c.keyValue = []string{string(c.key.reveal())}
+		c.keyValue = &keyHeader{v: []string{string(c.key.reveal())}}
 	}
 	c.Market = &MarketService{c}
 	c.Spot = &SpotService{c}
@@ -318,7 +322,7 @@ func (c *Client) newRequest(ctx context.Context, ep *Endpoint, q *query) (*http.
 	req.Host = req.URL.Host
 	req.Header["Content-Type"] = contentType
 	if ep.Security == Signed {
-		req.Header[http.CanonicalHeaderKey(c.keyHeader)] = c.keyValue
+		req.Header[http.CanonicalHeaderKey(c.keyHeader)] = c.keyValue.v
 	}
 	return req, nil
 }
