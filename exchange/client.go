@@ -273,17 +273,21 @@ func (c *Client) SetClockOffset(d time.Duration) { c.offset.Store(d.Milliseconds
 // SyncTime measures the server clock against the local one and stores the
 // offset used for signed timestamps. It returns the offset.
 func (c *Client) SyncTime(ctx context.Context) (time.Duration, error) {
-	t0 := c.clock.Now()
+	var t0 time.Time // when the request left, after any budget wait
+	body, err := c.send(ctx, EpTime, &query{}, &t0)
+	if err != nil {
+		return 0, err
+	}
+	t1 := c.clock.Now()
 	var r struct {
 		ServerTime Millis `json:"serverTime"`
 	}
-	if err := c.do(ctx, EpTime, nil, &r); err != nil {
-		return 0, err
+	if err := json.Unmarshal(body, &r); err != nil {
+		return 0, decodeError(EpTime, body, err)
 	}
 	if r.ServerTime <= 0 {
-		return 0, decodeError(EpTime, nil, errors.New("serverTime missing"))
+		return 0, decodeError(EpTime, body, errors.New("serverTime missing"))
 	}
-	t1 := c.clock.Now()
 	mid := t0.Add(t1.Sub(t0) / 2)
 	off := r.ServerTime.Time().Sub(mid).Round(time.Millisecond)
 	c.SetClockOffset(off)
@@ -355,18 +359,20 @@ func (c *Client) call(ctx context.Context, id EndpointID, q *query) ([]byte, err
 		q = &query{}
 	}
 	params := len(q.buf)
-	body, err := c.send(ctx, id, q)
+	body, err := c.send(ctx, id, q, nil)
 	if err != nil && endpoint(id).Security == Signed && HasCode(err, CodeTimestampOutsideWindow) {
 		if _, serr := c.SyncTime(ctx); serr != nil {
 			return nil, err
 		}
 		q.buf = q.buf[:params]
-		body, err = c.send(ctx, id, q)
+		body, err = c.send(ctx, id, q, nil)
 	}
 	return body, err
 }
 
-func (c *Client) send(ctx context.Context, id EndpointID, q *query) ([]byte, error) {
+// send makes one request. If sentAt is not nil it receives the time the
+// request left (after any budget wait), for clock sync.
+func (c *Client) send(ctx context.Context, id EndpointID, q *query, sentAt *time.Time) ([]byte, error) {
 	ep := endpoint(id)
 	if err := c.budget.Acquire(ctx, id, ep.Draws); err != nil {
 		return nil, err
@@ -378,6 +384,9 @@ func (c *Client) send(ctx context.Context, id EndpointID, q *query) ([]byte, err
 		return nil, err
 	}
 	start := c.clock.Now()
+	if sentAt != nil {
+		*sentAt = start
+	}
 	resp, err := c.http.Do(req)
 	if err != nil {
 		c.log.LogAttrs(ctx, slog.LevelDebug, "request failed", slog.String("endpoint", ep.Name), slog.Bool("sent", wrote.Load()))

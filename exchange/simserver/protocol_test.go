@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/spotbot/spotbot/exchange"
 )
 
@@ -185,7 +187,7 @@ func TestMalformedParameters(t *testing.T) {
 
 func TestAuthentication(t *testing.T) {
 	t.Parallel()
-	_, hs, clk := protoServer(t, Options{Keys: []Key{
+	_, hs, clk := protoServer(t, Options{Limits: Limits{Off: true}, Keys: []Key{
 		{APIKey: apiKey, Secret: secret, UID: "1001", Main: true, Permissions: AllPermissions()},
 		{APIKey: "readonly", Secret: secret, UID: "1001", Main: true, Permissions: []exchange.Permission{exchange.PermSpotAccountRead}},
 		{APIKey: "subkey", Secret: secret, UID: "2002", Permissions: AllPermissions()},
@@ -217,7 +219,11 @@ func TestAuthentication(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clk.Set(testNow)
-			st, body, _ := do(t, "GET", hs.URL+tt.path+"?"+tt.query, "", map[string]string{"X-SVC-APIKEY": tt.key})
+			method := "GET"
+			if tt.path != "/api/v3/account" {
+				method = "POST"
+			}
+			st, body, _ := do(t, method, hs.URL+tt.path+"?"+tt.query, "", map[string]string{"X-SVC-APIKEY": tt.key})
 			if st != tt.status || (tt.code != 0 && !strings.Contains(body, `"code":`+strconv.Itoa(tt.code))) {
 				t.Errorf("%d %s, want %d code %d", st, body, tt.status, tt.code)
 			}
@@ -268,7 +274,7 @@ func TestRateLimitsAndBans(t *testing.T) {
 
 func TestFaults(t *testing.T) {
 	t.Parallel()
-	s, hs, clk := protoServer(t, Options{})
+	s, hs, clk := protoServer(t, Options{Limits: Limits{Off: true}})
 	c, err := exchange.New(exchange.WithBaseURL(hs.URL), exchange.WithCredentials(exchange.NewSecret(apiKey), exchange.NewSecret(secret)),
 		exchange.WithClock(clk), exchange.WithLimits(nil))
 	if err != nil {
@@ -277,23 +283,26 @@ func TestFaults(t *testing.T) {
 	ctx := context.Background()
 	var called int
 	var mu sync.Mutex
-	s.handlers[exchange.EpAccount] = func(*request) (any, *apiError) {
+	s.handlers[exchange.EpNewOrder] = func(*request) (any, *apiError) {
 		mu.Lock()
 		called++
 		mu.Unlock()
-		return map[string]any{"balances": []any{}}, nil
+		return map[string]any{"symbol": "BTCUSDT", "orderId": "1"}, nil
 	}
-	account := func() error {
-		_, err := c.Spot.Account(ctx)
+	// A POST: Go's transport never replays it after a dropped connection,
+	// so the handler count is exact.
+	placeOrder := func() error {
+		_, err := c.Spot.NewOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
+			Quantity: decimal.NewFromInt(1), Price: decimal.NewFromInt(10)})
 		return err
 	}
 	check := func(name string, f Fault, wantCalled int, wantUnknown bool) {
 		t.Helper()
-		s.SetFaults(Faults{Seed: 1, ByEndpoint: map[exchange.EndpointID]Fault{exchange.EpAccount: f}})
+		s.SetFaults(Faults{Seed: 1, ByEndpoint: map[exchange.EndpointID]Fault{exchange.EpNewOrder: f}})
 		mu.Lock()
 		called = 0
 		mu.Unlock()
-		err := account()
+		err := placeOrder()
 		mu.Lock()
 		got := called
 		mu.Unlock()
@@ -306,8 +315,8 @@ func TestFaults(t *testing.T) {
 	check("drop after acting", Fault{DropAfter: 1}, 1, true)
 	check("latency", Fault{Latency: 20 * time.Millisecond}, 1, false)
 
-	s.SetFaults(Faults{Storm429Until: testNow.Add(time.Second)})
-	if err := account(); !errors.Is(err, exchange.ErrRateLimited) {
+	s.SetFaults(Faults{Storm429Until: clk.Now().Add(time.Hour)})
+	if err := placeOrder(); !errors.Is(err, exchange.ErrRateLimited) {
 		t.Errorf("storm: %v", err)
 	}
 	s.SetFaults(Faults{ClockOffset: 1500 * time.Millisecond})
