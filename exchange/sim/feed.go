@@ -1,0 +1,114 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+// FeedKline delivers a closed kline of a symbol: pending orders fill at its
+// open, resting orders fill by the fill model along the bar's path, the
+// last price becomes its close, the clock moves to its close time, and the
+// kline is kept for the klines endpoint. Klines of one feed must arrive in
+// time order.
+func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kline) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	m, ok := x.markets[symbol]
+	if !ok {
+		return apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", symbol)
+	}
+	ks := m.klines[iv]
+	if n := len(ks); n > 0 && !k.OpenTime.After(ks[n-1].OpenTime) {
+		return fmt.Errorf("sim: %s %s kline at %s is not after %s", symbol, iv, k.OpenTime, ks[n-1].OpenTime)
+	}
+	if k.Low.GreaterThan(k.High) || !k.Low.IsPositive() {
+		return fmt.Errorf("sim: %s %s kline at %s has low %s above high %s or not positive", symbol, iv, k.OpenTime, k.Low, k.High)
+	}
+	if open := k.OpenTime; open.After(x.now) {
+		x.now = open
+	}
+	if len(m.pending) > 0 {
+		x.fillPending(m, k)
+	}
+	if len(m.bids) > 0 || len(m.asks) > 0 {
+		x.fillResting(m, k)
+	}
+	m.last = k.Close
+	if closeAt := iv.Next(k.OpenTime); closeAt.After(x.now) {
+		x.now = closeAt
+	}
+	if ret := x.opts.KlineRetention; ret > 0 && len(ks) >= ret {
+		copy(ks, ks[1:])
+		ks = ks[:len(ks)-1]
+	}
+	m.klines[iv] = append(ks, k)
+	return nil
+}
+
+// fillPending fills orders waiting for this bar's open.
+func (x *Exchange) fillPending(m *market, k exchange.Kline) {
+	pend := m.pending
+	m.pending = nil
+	for _, o := range pend {
+		o.pending = false
+		if o.final() {
+			continue
+		}
+		if o.o.Type == exchange.TypeMarket || priceOK(&o.o, k.Open) {
+			x.takeMarket(m, o, k.Open)
+		} else if o.o.Type == exchange.TypeLimit {
+			m.insert(o) // the open moved away: it rests as a maker
+		} else {
+			x.finish(m, o, exchange.StatusCanceled, "")
+		}
+		x.flush(o)
+	}
+}
+
+// fillResting fills resting orders the bar reached. The path within the
+// bar is the conservative one: from the open to the nearer extreme first
+// (open→high→low→close when the high is nearer, else open→low→high→close),
+// so when both sides fill in one bar the order the bar reached first fills
+// first.
+func (x *Exchange) fillResting(m *market, k exchange.Kline) {
+	highFirst := k.High.Sub(k.Open).LessThanOrEqual(k.Open.Sub(k.Low))
+	if highFirst {
+		x.fillSide(m, exchange.SideSell, k)
+		x.fillSide(m, exchange.SideBuy, k)
+		return
+	}
+	x.fillSide(m, exchange.SideBuy, k)
+	x.fillSide(m, exchange.SideSell, k)
+}
+
+// fillSide fills resting orders of one side, best first, while the bar
+// trades through (or touches) their price.
+func (x *Exchange) fillSide(m *market, s exchange.Side, k exchange.Kline) {
+	touch := x.opts.LimitFill == Touch
+	for {
+		var o *order
+		if s == exchange.SideBuy {
+			if len(m.bids) == 0 {
+				return
+			}
+			o = m.bids[0]
+			c := k.Low.Cmp(o.o.Price)
+			if c > 0 || (c == 0 && !touch) {
+				return
+			}
+		} else {
+			if len(m.asks) == 0 {
+				return
+			}
+			o = m.asks[0]
+			c := k.High.Cmp(o.o.Price)
+			if c < 0 || (c == 0 && !touch) {
+				return
+			}
+		}
+		m.remove(o)
+		x.fill(m, o, o.left, o.o.Price, true, false)
+		x.flush(o)
+	}
+}

@@ -1,0 +1,62 @@
+package sim
+
+import (
+	"sort"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+// market is one symbol: rules, last price, the accounts' book and klines.
+type market struct {
+	info    exchange.SymbolInfo
+	last    decimal.Decimal
+	bids    []*order // best (highest price, then oldest) first
+	asks    []*order // best (lowest price, then oldest) first
+	pending []*order // waiting for the next kline's open
+	klines  map[exchange.Interval][]exchange.Kline
+}
+
+// insert places a resting order in price-time priority.
+func (m *market) insert(o *order) {
+	if o.o.Side == exchange.SideBuy {
+		i := sort.Search(len(m.bids), func(i int) bool { return m.bids[i].o.Price.LessThan(o.o.Price) })
+		m.bids = append(m.bids, nil)
+		copy(m.bids[i+1:], m.bids[i:])
+		m.bids[i] = o
+		return
+	}
+	i := sort.Search(len(m.asks), func(i int) bool { return m.asks[i].o.Price.GreaterThan(o.o.Price) })
+	m.asks = append(m.asks, nil)
+	copy(m.asks[i+1:], m.asks[i:])
+	m.asks[i] = o
+}
+
+// remove takes an order off the book.
+func (m *market) remove(o *order) {
+	book := &m.asks
+	if o.o.Side == exchange.SideBuy {
+		book = &m.bids
+	}
+	for i, r := range *book {
+		if r == o {
+			*book = append((*book)[:i], (*book)[i+1:]...)
+			return
+		}
+	}
+	for i, r := range m.pending {
+		if r == o {
+			m.pending = append(m.pending[:i], m.pending[i+1:]...)
+			return
+		}
+	}
+}
+
+// side returns the resting orders an order on side s would match against.
+func (m *market) opposite(s exchange.Side) []*order {
+	if s == exchange.SideBuy {
+		return m.asks
+	}
+	return m.bids
+}

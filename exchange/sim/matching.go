@@ -1,0 +1,386 @@
+package sim
+
+import (
+	"strconv"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+var (
+	one      = decimal.NewFromInt(1)
+	bpsScale = decimal.NewFromInt(10000)
+)
+
+// defaultCommissionScale is used when a symbol gives no commission precision.
+const defaultCommissionScale = 8
+
+// crossesLast reports whether a priced order would take from the bar-driven
+// market at the last price.
+func crossesLast(o *exchange.Order, last decimal.Decimal) bool {
+	if o.Type == exchange.TypeMarket {
+		return true
+	}
+	if !last.IsPositive() {
+		return false
+	}
+	if o.Side == exchange.SideBuy {
+		return o.Price.GreaterThanOrEqual(last)
+	}
+	return o.Price.LessThanOrEqual(last)
+}
+
+// slipped worsens p by the slippage for side s.
+func (x *Exchange) slipped(p decimal.Decimal, s exchange.Side, info *exchange.SymbolInfo) decimal.Decimal {
+	if x.opts.SlippageBps.IsZero() {
+		return p
+	}
+	f := x.opts.SlippageBps.Div(bpsScale)
+	if s == exchange.SideBuy {
+		return info.RoundPrice(p.Mul(one.Add(f)))
+	}
+	return info.RoundPrice(p.Mul(one.Sub(f)))
+}
+
+// place validates and books a new order, matching what it can. With test
+// set it only validates.
+func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, error) {
+	m, ok := x.markets[no.Symbol]
+	if !ok {
+		return nil, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", no.Symbol)
+	}
+	if err := m.info.CheckOrder(no, m.last); err != nil {
+		return nil, err
+	}
+	if no.NewClientOrderID != "" {
+		if _, dup := a.open[no.NewClientOrderID]; dup {
+			return nil, apiErr(exchange.CodeParameterError, "duplicate clientOrderId %s among open orders", no.NewClientOrderID)
+		}
+	}
+	o := &order{acct: a, o: exchange.Order{Symbol: no.Symbol, OrderListID: -1, ClientOrderID: no.NewClientOrderID,
+		Price: no.Price, OrigQty: no.Quantity, OrigQuoteOrderQty: no.QuoteOrderQty, Status: exchange.StatusNew,
+		TimeInForce: "GTC", Type: no.Type, Side: no.Side, STPMode: no.STPMode, Time: x.now, UpdateTime: x.now, IsWorking: true}}
+	o.left = no.Quantity
+	if no.Type == exchange.TypeMarket && no.QuoteOrderQty.IsPositive() {
+		o.byQuote, o.left = true, no.QuoteOrderQty
+	}
+	if no.Type == exchange.TypeLimitMaker && x.wouldTake(m, &o.o) {
+		return nil, apiErr(exchange.CodeOrderTypeNotAllowed, "LIMIT_MAKER order would immediately match and take")
+	}
+	o.lockAsset, o.lock = x.lockFor(m, o)
+	if b := a.bal(o.lockAsset); b.free.LessThan(o.lock) {
+		return nil, apiErr(exchange.CodeInsufficientPosition, "insufficient %s: %s free, %s needed", o.lockAsset, b.free, o.lock)
+	}
+	if no.Type == exchange.TypeFillOrKill && !x.canFillAll(m, o) {
+		if test {
+			return nil, nil
+		}
+		x.book(a, o) // recorded, then killed: the live service reports it CANCELED
+		x.finish(m, o, exchange.StatusCanceled, "")
+		x.flush(o)
+		return o, nil
+	}
+	if test {
+		return nil, nil
+	}
+	x.book(a, o)
+	x.execute(m, o)
+	x.flush(o)
+	return o, nil
+}
+
+// book assigns ids, locks funds and records the order.
+func (x *Exchange) book(a *account, o *order) {
+	x.orderSeq++
+	o.seq = x.orderSeq
+	o.o.OrderID = strconv.FormatInt(x.orderSeq, 10)
+	if o.o.ClientOrderID == "" {
+		o.o.ClientOrderID = "sim-" + o.o.OrderID
+	}
+	b := a.bal(o.lockAsset)
+	b.free = b.free.Sub(o.lock)
+	b.locked = b.locked.Add(o.lock)
+	a.orders[o.o.OrderID] = o
+	a.open[o.o.ClientOrderID] = o
+	a.history = append(a.history, o)
+	o.newEvent = o.newEvent[:0]
+	o.dirty()
+}
+
+// dirty marks that the order's state must be reported.
+func (o *order) dirty() { o.eventDue = true }
+
+// lockFor is what an order locks: the base quantity for a sell; price ×
+// quantity for a priced buy; the quote amount for a quote-sized market buy;
+// quantity × last price (slipped) for a quantity-sized market buy.
+func (x *Exchange) lockFor(m *market, o *order) (string, decimal.Decimal) {
+	if o.o.Side == exchange.SideSell {
+		return m.info.BaseAsset, o.o.OrigQty
+	}
+	switch {
+	case o.byQuote:
+		return m.info.QuoteAsset, o.o.OrigQuoteOrderQty
+	case o.o.Type == exchange.TypeMarket:
+		return m.info.QuoteAsset, o.o.OrigQty.Mul(x.slipped(m.last, exchange.SideBuy, &m.info))
+	}
+	return m.info.QuoteAsset, o.o.Price.Mul(o.o.OrigQty)
+}
+
+// wouldTake reports whether a priced order matches a resting order or the
+// last price at once.
+func (x *Exchange) wouldTake(m *market, o *exchange.Order) bool {
+	if crossesLast(o, m.last) {
+		return true
+	}
+	opp := m.opposite(o.Side)
+	return len(opp) > 0 && priceOK(o, opp[0].o.Price)
+}
+
+// priceOK reports whether o accepts a fill at p.
+func priceOK(o *exchange.Order, p decimal.Decimal) bool {
+	switch {
+	case o.Type == exchange.TypeMarket:
+		return true
+	case o.Side == exchange.SideBuy:
+		return p.LessThanOrEqual(o.Price)
+	}
+	return p.GreaterThanOrEqual(o.Price)
+}
+
+// canFillAll reports whether a FILL_OR_KILL order can fill completely now:
+// from the book at acceptable prices, plus the bar-driven market when it
+// crosses the last price (which then takes any quantity).
+func (x *Exchange) canFillAll(m *market, o *order) bool {
+	if crossesLast(&o.o, m.last) {
+		return true
+	}
+	avail := decimal.Zero
+	for _, r := range m.opposite(o.o.Side) {
+		if !priceOK(&o.o, r.o.Price) {
+			break
+		}
+		avail = avail.Add(r.left)
+		if avail.GreaterThanOrEqual(o.left) {
+			return true
+		}
+	}
+	return false
+}
+
+// execute matches a new order: first against the book by price-time
+// priority, then against the bar-driven market (now, or at the next open),
+// then rests, waits or is cancelled as its type says.
+func (x *Exchange) execute(m *market, o *order) {
+	x.matchBook(m, o)
+	if o.final() || !o.left.IsPositive() {
+		return
+	}
+	if crossesLast(&o.o, m.last) {
+		if x.opts.MarketFill == NextOpen {
+			o.pending = true
+			m.pending = append(m.pending, o)
+			return
+		}
+		x.takeMarket(m, o, m.last)
+		return
+	}
+	switch o.o.Type {
+	case exchange.TypeImmediateOrCancel, exchange.TypeFillOrKill, exchange.TypeMarket:
+		x.finish(m, o, exchange.StatusCanceled, "")
+	default:
+		m.insert(o)
+	}
+}
+
+// matchBook fills o against resting orders of the book.
+func (x *Exchange) matchBook(m *market, taker *order) {
+	for taker.left.IsPositive() && !taker.final() {
+		opp := m.opposite(taker.o.Side)
+		if len(opp) == 0 || !priceOK(&taker.o, opp[0].o.Price) {
+			return
+		}
+		maker := opp[0]
+		if x.related(taker.acct.uid, maker.acct.uid) && taker.o.STPMode != exchange.STPNone && x.groupOf(taker.acct.uid) != nil {
+			switch taker.o.STPMode {
+			case exchange.STPCancelMaker:
+				x.finish(m, maker, exchange.StatusCanceled, exchange.CancelReasonSTP)
+				x.flush(maker)
+				continue
+			case exchange.STPCancelTaker:
+				x.finish(m, taker, exchange.StatusCanceled, exchange.CancelReasonSTP)
+				return
+			case exchange.STPCancelBoth:
+				x.finish(m, maker, exchange.StatusCanceled, exchange.CancelReasonSTP)
+				x.flush(maker)
+				x.finish(m, taker, exchange.StatusCanceled, exchange.CancelReasonSTP)
+				return
+			}
+		}
+		price := maker.o.Price
+		qty := maker.left
+		if taker.byQuote {
+			qty = m.info.FloorQty(taker.left.Div(price))
+			if maker.left.LessThan(qty) {
+				qty = maker.left
+			}
+			if !qty.IsPositive() {
+				x.finish(m, taker, exchange.StatusFilled, "")
+				return
+			}
+		} else if taker.left.LessThan(qty) {
+			qty = taker.left
+		}
+		self := x.related(taker.acct.uid, maker.acct.uid)
+		x.fill(m, maker, qty, price, true, self)
+		x.fill(m, taker, qty, price, false, self)
+		x.flush(maker)
+	}
+}
+
+// takeMarket fills what is left of o against the bar-driven market at
+// price p (slipped), as a taker.
+func (x *Exchange) takeMarket(m *market, o *order, p decimal.Decimal) {
+	if !p.IsPositive() {
+		x.finish(m, o, exchange.StatusCanceled, "")
+		return
+	}
+	price := x.slipped(p, o.o.Side, &m.info)
+	if o.o.Type != exchange.TypeMarket && !priceOK(&o.o, price) {
+		price = o.o.Price // slippage never crosses the limit
+	}
+	qty := o.left
+	if o.byQuote {
+		qty = m.info.FloorQty(o.left.Div(price))
+	} else if o.o.Side == exchange.SideBuy && o.o.Type == exchange.TypeMarket {
+		// A quantity-sized market buy locked at the last price; pay a
+		// higher fill from free funds, or fill what the funds allow.
+		b := o.acct.bal(m.info.QuoteAsset)
+		if afford := m.info.FloorQty(b.free.Add(o.lock).Div(price)); afford.LessThan(qty) {
+			qty = afford
+		}
+	}
+	if qty.IsPositive() {
+		x.fill(m, o, qty, price, false, false)
+	}
+	if !o.final() {
+		x.finish(m, o, exchange.StatusFilled, "")
+	}
+}
+
+// fill executes qty of o at price and settles balances and fees.
+func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, self bool) {
+	a := o.acct
+	quote := price.Mul(qty)
+	info := &m.info
+	rate := info.TakerCommission
+	if maker {
+		rate = info.MakerCommission
+	}
+	base, quoteAsset := a.bal(info.BaseAsset), a.bal(info.QuoteAsset)
+	var fee decimal.Decimal
+	var feeAsset string
+	if o.o.Side == exchange.SideBuy {
+		release := quote
+		switch {
+		case o.o.Type != exchange.TypeMarket:
+			release = o.o.Price.Mul(qty) // locked at the limit price
+		case release.GreaterThan(o.lock):
+			release = o.lock
+		}
+		quoteAsset.locked = quoteAsset.locked.Sub(release)
+		o.lock = o.lock.Sub(release)
+		quoteAsset.free = quoteAsset.free.Add(release).Sub(quote)
+		fee, feeAsset = x.fee(a, m, qty.Mul(rate), info.BaseAsset, quote.Mul(rate), scale(info.BaseCommissionPrecision))
+		base.free = base.free.Add(qty)
+	} else {
+		base.locked = base.locked.Sub(qty)
+		o.lock = o.lock.Sub(qty)
+		fee, feeAsset = x.fee(a, m, quote.Mul(rate), info.QuoteAsset, quote.Mul(rate), scale(info.QuoteCommissionPrecision))
+		quoteAsset.free = quoteAsset.free.Add(quote)
+	}
+	fb := a.bal(feeAsset)
+	fb.free = fb.free.Sub(fee)
+
+	o.o.ExecutedQty = o.o.ExecutedQty.Add(qty)
+	o.o.CummulativeQuoteQty = o.o.CummulativeQuoteQty.Add(quote)
+	if o.byQuote {
+		o.left = o.left.Sub(quote)
+	} else {
+		o.left = o.left.Sub(qty)
+	}
+	o.o.UpdateTime = x.now
+	o.o.Status = exchange.StatusPartiallyFilled
+	x.tradeSeq++
+	t := exchange.OwnTrade{Symbol: m.info.Symbol, ID: strconv.FormatInt(x.tradeSeq, 10), OrderID: o.o.OrderID, OrderListID: -1,
+		Price: price, Qty: qty, QuoteQty: quote, Commission: fee, CommissionAsset: feeAsset, Time: x.now,
+		IsBuyer: o.o.Side == exchange.SideBuy, IsMaker: maker, IsBestMatch: true, IsSelfTrade: self, ClientOrderID: o.o.ClientOrderID}
+	a.trades = append(a.trades, t)
+	o.newEvent = append(o.newEvent, t)
+	o.dirty()
+	m.last = price
+	if !o.left.IsPositive() || (o.byQuote && !m.info.FloorQty(o.left.Div(price)).IsPositive()) {
+		x.finish(m, o, exchange.StatusFilled, "")
+	}
+}
+
+func scale(p int) int32 {
+	if p <= 0 {
+		return defaultCommissionScale
+	}
+	return int32(p)
+}
+
+// fee returns the commission and its asset: in the token at a discount when
+// the account pays fees in it, a token price is known and the token balance
+// covers it; otherwise amount in the received asset, rounded to the
+// commission precision.
+func (x *Exchange) fee(a *account, m *market, amount decimal.Decimal, asset string, quoteValue decimal.Decimal, sc int32) (decimal.Decimal, string) {
+	if a.tokDeduct && quoteValue.IsPositive() {
+		if tm, ok := x.markets[x.opts.Token+m.info.QuoteAsset]; ok && tm.last.IsPositive() {
+			tok := quoteValue.Mul(one.Sub(x.opts.TokenDiscount)).Div(tm.last).Round(defaultCommissionScale)
+			if a.bal(x.opts.Token).free.GreaterThanOrEqual(tok) && tok.IsPositive() {
+				return tok, x.opts.Token
+			}
+		}
+	}
+	return amount.Round(sc), asset
+}
+
+// finish ends an order: it leaves the book, its remaining lock returns to
+// free, and its status becomes final (PARTIALLY_CANCELED for a cancelled
+// order with fills).
+func (x *Exchange) finish(m *market, o *order, st exchange.OrderStatus, reason string) {
+	if o.final() {
+		return
+	}
+	if st == exchange.StatusCanceled && o.o.ExecutedQty.IsPositive() {
+		st = exchange.StatusPartiallyCanceled
+	}
+	m.remove(o)
+	o.pending = false
+	b := o.acct.bal(o.lockAsset)
+	b.locked = b.locked.Sub(o.lock)
+	b.free = b.free.Add(o.lock)
+	o.lock = decimal.Zero
+	o.o.Status = st
+	o.o.CancelReason = reason
+	o.o.IsWorking = false
+	o.o.UpdateTime = x.now
+	delete(o.acct.open, o.o.ClientOrderID)
+	o.dirty()
+}
+
+// flush reports an order's change to its account's event queue.
+func (x *Exchange) flush(o *order) {
+	if !o.eventDue {
+		return
+	}
+	o.eventDue = false
+	ev := exchange.OrderEvent{Order: o.o}
+	if len(o.newEvent) > 0 {
+		ev.Trades = append([]exchange.OwnTrade(nil), o.newEvent...)
+		o.newEvent = o.newEvent[:0]
+	}
+	o.acct.events = append(o.acct.events, ev)
+}

@@ -1,0 +1,394 @@
+package sim
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+// Port is the trading port of one account.
+type Port struct {
+	x   *Exchange
+	uid string
+}
+
+var (
+	_ exchange.Trader      = (*Port)(nil)
+	_ exchange.EventSource = (*Port)(nil)
+)
+
+// UID returns the account the port acts as.
+func (p *Port) UID() string { return p.uid }
+
+// Exchange returns the exchange behind the port.
+func (p *Port) Exchange() *Exchange { return p.x }
+
+// enter locks the exchange and returns the account, after the rate budget.
+func (p *Port) enter(ep exchange.EndpointID) (*account, error) {
+	p.x.mu.Lock()
+	a, ok := p.x.accounts[p.uid]
+	if !ok {
+		p.x.mu.Unlock()
+		return nil, apiErr(exchange.CodeUserNotExist, "user %s does not exist", p.uid)
+	}
+	if err := p.x.budgetCheck(a, ep); err != nil {
+		p.x.mu.Unlock()
+		return nil, err
+	}
+	return a, nil
+}
+
+func (p *Port) leave() { p.x.mu.Unlock() }
+
+// ServerTime implements exchange.Trader.
+func (p *Port) ServerTime(ctx context.Context) (time.Time, error) { return p.x.Now(), nil }
+
+// ExchangeInfo implements exchange.Trader.
+func (p *Port) ExchangeInfo(ctx context.Context, symbols ...string) (*exchange.ExchangeInfo, error) {
+	if _, err := p.enter(exchange.EpExchangeInfo); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	out := &exchange.ExchangeInfo{Timezone: "UTC", ServerTime: exchange.MillisOf(p.x.now)}
+	want := map[string]bool{}
+	for _, s := range symbols {
+		if _, ok := p.x.markets[s]; !ok {
+			return nil, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", s)
+		}
+		want[s] = true
+	}
+	for _, s := range p.x.symbols {
+		if len(want) == 0 || want[s] {
+			out.Symbols = append(out.Symbols, p.x.markets[s].info)
+		}
+	}
+	return out, nil
+}
+
+// Klines implements exchange.Trader from the klines fed so far: with a
+// start time the bars from it, otherwise the most recent ones; at most
+// limit (default and maximum 500).
+func (p *Port) Klines(ctx context.Context, r exchange.KlinesRequest) ([]exchange.Kline, error) {
+	if _, err := p.enter(exchange.EpKlines); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	m, ok := p.x.markets[r.Symbol]
+	if !ok {
+		return nil, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", r.Symbol)
+	}
+	if !r.Interval.Valid() {
+		return nil, apiErr(exchange.CodeParameterError, "invalid interval %q", r.Interval)
+	}
+	limit := r.Limit
+	if limit == 0 {
+		limit = 500
+	}
+	if limit < 0 || limit > 500 {
+		return nil, apiErr(exchange.CodeParameterError, "limit %d outside 1..500", r.Limit)
+	}
+	ks := m.klines[r.Interval]
+	lo := sort.Search(len(ks), func(i int) bool { return !ks[i].OpenTime.Before(r.Start) })
+	hi := len(ks)
+	if !r.End.IsZero() {
+		hi = sort.Search(len(ks), func(i int) bool { return ks[i].OpenTime.After(r.End) })
+	}
+	if hi < lo {
+		hi = lo
+	}
+	if hi-lo > limit {
+		if r.Start.IsZero() {
+			lo = hi - limit
+		} else {
+			hi = lo + limit
+		}
+	}
+	return append([]exchange.Kline(nil), ks[lo:hi]...), nil
+}
+
+// PlaceOrder implements exchange.Trader.
+func (p *Port) PlaceOrder(ctx context.Context, o exchange.NewOrder) (exchange.OrderAck, error) {
+	a, err := p.enter(exchange.EpNewOrder)
+	if err != nil {
+		return exchange.OrderAck{}, err
+	}
+	defer p.leave()
+	ord, err := p.x.place(a, o, false)
+	if err != nil {
+		return exchange.OrderAck{}, err
+	}
+	return ack(ord), nil
+}
+
+func ack(o *order) exchange.OrderAck {
+	return exchange.OrderAck{Symbol: o.o.Symbol, OrderID: o.o.OrderID, OrderListID: -1, ClientOrderID: o.o.ClientOrderID,
+		Price: o.o.Price, OrigQty: o.o.OrigQty, Type: o.o.Type, Side: o.o.Side, STPMode: o.o.STPMode, TransactTime: o.o.Time}
+}
+
+// TestOrder implements exchange.Trader: it validates without booking.
+func (p *Port) TestOrder(ctx context.Context, o exchange.NewOrder) error {
+	a, err := p.enter(exchange.EpTestOrder)
+	if err != nil {
+		return err
+	}
+	defer p.leave()
+	_, err = p.x.place(a, o, true)
+	return err
+}
+
+// PlaceBatch implements exchange.Trader: up to 20 orders of one symbol,
+// each placed or refused on its own.
+func (p *Port) PlaceBatch(ctx context.Context, orders []exchange.NewOrder) ([]exchange.BatchResult, error) {
+	a, err := p.enter(exchange.EpBatchOrders)
+	if err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	if len(orders) == 0 || len(orders) > 20 {
+		return nil, apiErr(exchange.CodeParameterError, "a batch holds 1 to 20 orders, got %d", len(orders))
+	}
+	for _, o := range orders[1:] {
+		if o.Symbol != orders[0].Symbol {
+			return nil, apiErr(exchange.CodeParameterError, "a batch holds orders of one symbol")
+		}
+	}
+	out := make([]exchange.BatchResult, len(orders))
+	for i, o := range orders {
+		ord, err := p.x.place(a, o, false)
+		if err != nil {
+			code, msg := codeOf(err)
+			out[i] = exchange.BatchResult{ClientOrderID: o.NewClientOrderID, Code: code, Msg: msg}
+			continue
+		}
+		ak := ack(ord)
+		out[i] = exchange.BatchResult{Ack: &ak, ClientOrderID: ord.o.ClientOrderID}
+	}
+	return out, nil
+}
+
+func codeOf(err error) (int, string) {
+	if ae, ok := err.(*exchange.APIError); ok {
+		return ae.Code, ae.Msg
+	}
+	if re, ok := err.(*exchange.RuleError); ok {
+		return re.Code, re.Msg
+	}
+	return exchange.CodeInternalError, err.Error()
+}
+
+// find locates an order of the account by id or client id.
+func (a *account) find(orderID, clientID string) *order {
+	if orderID != "" {
+		return a.orders[orderID]
+	}
+	if o, ok := a.open[clientID]; ok {
+		return o
+	}
+	for i := len(a.history) - 1; i >= 0; i-- {
+		if a.history[i].o.ClientOrderID == clientID {
+			return a.history[i]
+		}
+	}
+	return nil
+}
+
+// CancelOrder implements exchange.Trader. Cancelling an unknown or already
+// final order answers -2011, as the live service does.
+func (p *Port) CancelOrder(ctx context.Context, r exchange.CancelOrderRequest) (exchange.Order, error) {
+	a, err := p.enter(exchange.EpCancelOrder)
+	if err != nil {
+		return exchange.Order{}, err
+	}
+	defer p.leave()
+	if r.OrderID == "" && r.OrigClientOrderID == "" {
+		return exchange.Order{}, apiErr(exchange.CodeOrderIDMissing, "neither origClientOrderId nor orderId sent")
+	}
+	m, ok := p.x.markets[r.Symbol]
+	if !ok {
+		return exchange.Order{}, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", r.Symbol)
+	}
+	o := a.find(r.OrderID, r.OrigClientOrderID)
+	if o == nil || o.o.Symbol != r.Symbol || o.final() {
+		return exchange.Order{}, apiErr(exchange.CodeUnknownOrder, "Unknown order sent.")
+	}
+	p.x.finish(m, o, exchange.StatusCanceled, "")
+	p.x.flush(o)
+	out := o.o
+	out.OrigClientOrderID = o.o.ClientOrderID
+	if r.NewClientOrderID != "" {
+		out.ClientOrderID = r.NewClientOrderID
+	}
+	return out, nil
+}
+
+// CancelOpenOrders implements exchange.Trader.
+func (p *Port) CancelOpenOrders(ctx context.Context, symbol string) ([]exchange.Order, error) {
+	a, err := p.enter(exchange.EpCancelOpenOrders)
+	if err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	m, ok := p.x.markets[symbol]
+	if !ok {
+		return nil, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", symbol)
+	}
+	var out []exchange.Order
+	for _, o := range a.history {
+		if o.o.Symbol == symbol && !o.final() {
+			p.x.finish(m, o, exchange.StatusCanceled, "")
+			p.x.flush(o)
+			out = append(out, o.o)
+		}
+	}
+	return out, nil
+}
+
+// QueryOrder implements exchange.Trader.
+func (p *Port) QueryOrder(ctx context.Context, r exchange.QueryOrderRequest) (exchange.Order, error) {
+	a, err := p.enter(exchange.EpQueryOrder)
+	if err != nil {
+		return exchange.Order{}, err
+	}
+	defer p.leave()
+	if r.OrderID == "" && r.OrigClientOrderID == "" {
+		return exchange.Order{}, apiErr(exchange.CodeOrderIDMissing, "neither origClientOrderId nor orderId sent")
+	}
+	o := a.find(r.OrderID, r.OrigClientOrderID)
+	if o == nil || o.o.Symbol != r.Symbol {
+		return exchange.Order{}, apiErr(exchange.CodeUnknownOrder, "Unknown order sent.")
+	}
+	return o.o, nil
+}
+
+// OpenOrders implements exchange.Trader, oldest first.
+func (p *Port) OpenOrders(ctx context.Context, symbol string) ([]exchange.Order, error) {
+	a, err := p.enter(exchange.EpOpenOrders)
+	if err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	out := []exchange.Order{}
+	for _, o := range a.history {
+		if !o.final() && (symbol == "" || o.o.Symbol == symbol) {
+			out = append(out, o.o)
+		}
+	}
+	return out, nil
+}
+
+// AllOrders returns the account's orders of a symbol in a window (default
+// the last 24 hours, at most 7 days), at most limit (default 500, max 1000).
+func (p *Port) AllOrders(ctx context.Context, r exchange.AllOrdersRequest) ([]exchange.Order, error) {
+	a, err := p.enter(exchange.EpAllOrders)
+	if err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	start, end := r.Start, r.End
+	if end.IsZero() {
+		end = p.x.now
+	}
+	if start.IsZero() {
+		start = end.Add(-24 * time.Hour)
+	}
+	if end.Sub(start) > 7*24*time.Hour || end.Before(start) {
+		return nil, apiErr(exchange.CodeParameterError, "the window must be at most 7 days")
+	}
+	limit := r.Limit
+	if limit == 0 {
+		limit = 500
+	}
+	if limit < 0 || limit > 1000 {
+		return nil, apiErr(exchange.CodeParameterError, "limit %d outside 1..1000", r.Limit)
+	}
+	var out []exchange.Order
+	for _, o := range a.history {
+		if o.o.Symbol == r.Symbol && !o.o.Time.Before(start) && !o.o.Time.After(end) && len(out) < limit {
+			out = append(out, o.o)
+		}
+	}
+	return out, nil
+}
+
+// Account implements exchange.Trader.
+func (p *Port) Account(ctx context.Context) (*exchange.Account, error) {
+	a, err := p.enter(exchange.EpAccount)
+	if err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	return &exchange.Account{CanTrade: true, CanWithdraw: true, CanDeposit: true, UpdateTime: p.x.now, AccountType: "SPOT",
+		Balances: a.snapshot(), Permissions: []string{"SPOT"}}, nil
+}
+
+// MyTrades implements exchange.Trader: the account's trades of a symbol
+// (of one order if OrderID is set), at most limit (default and max 100),
+// from Start when set, within the past month.
+func (p *Port) MyTrades(ctx context.Context, r exchange.MyTradesRequest) ([]exchange.OwnTrade, error) {
+	a, err := p.enter(exchange.EpMyTrades)
+	if err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	limit := r.Limit
+	if limit == 0 {
+		limit = 100
+	}
+	if limit < 0 || limit > 100 {
+		return nil, apiErr(exchange.CodeParameterError, "limit %d outside 1..100", r.Limit)
+	}
+	oldest := p.x.now.AddDate(0, -1, 0)
+	var out []exchange.OwnTrade
+	for _, t := range a.trades {
+		switch {
+		case t.Symbol != r.Symbol, r.OrderID != "" && t.OrderID != r.OrderID, t.Time.Before(oldest),
+			!r.Start.IsZero() && t.Time.Before(r.Start), !r.End.IsZero() && t.Time.After(r.End):
+			continue
+		}
+		if len(out) == limit {
+			break
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// TradeFee implements exchange.Trader.
+func (p *Port) TradeFee(ctx context.Context, symbol string) (exchange.TradeFee, error) {
+	if _, err := p.enter(exchange.EpTradeFee); err != nil {
+		return exchange.TradeFee{}, err
+	}
+	defer p.leave()
+	m, ok := p.x.markets[symbol]
+	if !ok {
+		return exchange.TradeFee{}, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", symbol)
+	}
+	return exchange.TradeFee{MakerCommission: m.info.MakerCommission, TakerCommission: m.info.TakerCommission}, nil
+}
+
+// SetTokDeduct switches paying fees in the token.
+func (p *Port) SetTokDeduct(ctx context.Context, on bool) (bool, error) {
+	a, err := p.enter(exchange.EpSetTokDeduct)
+	if err != nil {
+		return false, err
+	}
+	defer p.leave()
+	a.tokDeduct = on
+	return on, nil
+}
+
+// DrainEvents implements exchange.EventSource.
+func (p *Port) DrainEvents(dst []exchange.OrderEvent) []exchange.OrderEvent {
+	p.x.mu.Lock()
+	defer p.x.mu.Unlock()
+	a, ok := p.x.accounts[p.uid]
+	if !ok {
+		return dst
+	}
+	dst = append(dst, a.events...)
+	clear(a.events)
+	a.events = a.events[:0]
+	return dst
+}
