@@ -34,7 +34,9 @@ func (c *control) SetTokDeduct(on bool) error {
 	_, err := c.x.As(c.uids[0]).SetTokDeduct(context.Background(), on)
 	return err
 }
-func (c *control) SetSymbolStatus(s string, st exchange.SymbolStatus) error { return c.x.SetSymbolStatus(s, st) }
+func (c *control) SetSymbolStatus(s string, st exchange.SymbolStatus) error {
+	return c.x.SetSymbolStatus(s, st)
+}
 
 func TestConformance(t *testing.T) {
 	exchangetest.Run(t, func(t *testing.T, cfg exchangetest.Config) exchangetest.Harness {
