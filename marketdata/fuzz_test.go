@@ -1,0 +1,51 @@
+package marketdata
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+// FuzzReadCSV checks that ReadCSV never panics, that what it accepts obeys
+// the rules, and that writing accepted klines and reading them again gives
+// the same klines.
+func FuzzReadCSV(f *testing.F) {
+	f.Add([]byte(Header + "\n1605571200000,16713.080000,16830.000000,16683.630000,16806.090000,2861.4\n"))
+	f.Add([]byte(Header + "\r\n1605571200000,1,2,1,2,0\r\n1605574800000,2,3,1,2,5\r\n"))
+	f.Add([]byte(Header + "\n1605571200000,1,2,1,2\n"))
+	f.Add([]byte(Header + "\n1605571200000,1e3,2,1,2,1\n"))
+	f.Add([]byte(Header + "\n1605571200000,-1,2,1,2,1\n1605571200000,1,2,1,2,1\n"))
+	f.Add([]byte(Header + "\n1605571200000,123456789012345678901234.5,123456789012345678901234.5,1,2,3\n"))
+	f.Add([]byte("open,high\n"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, skip := range []bool{false, true} {
+			res, err := ReadCSV(bytes.NewReader(in), ReadOptions{Interval: exchange.Interval60m, SkipBad: skip})
+			if err != nil {
+				continue
+			}
+			if verr := Validate(res.Klines, exchange.Interval60m); verr != nil {
+				t.Fatalf("accepted klines break the rules: %v", verr)
+			}
+			var out bytes.Buffer
+			if err := WriteCSV(&out, res.Klines); err != nil {
+				t.Fatal(err)
+			}
+			again, err := ReadCSV(&out, ReadOptions{Interval: exchange.Interval60m})
+			if err != nil {
+				t.Fatalf("written klines do not read back: %v\n%s", err, out.String())
+			}
+			if len(again.Klines) != len(res.Klines) {
+				t.Fatalf("read back %d klines, want %d", len(again.Klines), len(res.Klines))
+			}
+			for i, k := range res.Klines {
+				g := again.Klines[i]
+				if !g.OpenTime.Equal(k.OpenTime) || g.Open.String() != k.Open.String() || g.High.Exponent() != k.High.Exponent() ||
+					!g.Low.Equal(k.Low) || !g.Close.Equal(k.Close) || !g.Volume.Equal(k.Volume) {
+					t.Fatalf("bar %d read back as %+v, want %+v", i, g, k)
+				}
+			}
+		}
+	})
+}
