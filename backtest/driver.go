@@ -1,0 +1,277 @@
+package backtest
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/exchange/sim"
+	"github.com/spotbot/spotbot/strategy"
+)
+
+// driver walks the bars of every symbol in time order and, at each instant,
+// lets the exchange see the bars first (pending orders fill at their open,
+// resting orders along their path), then the runtime: fills, then the
+// closed bars, then schedules. A strategy therefore never sees bar t+1
+// before its orders for bar t are placed, and orders placed on bar t's
+// close trade no earlier than bar t+1.
+type driver struct {
+	s       *Spec
+	x       *sim.Exchange
+	rt      *strategy.Runtime
+	clock   *simClock
+	symbols []string
+	rules   []exchange.SymbolInfo
+	quote   string
+	journal *journal
+
+	feeds []strategy.Feed // one per symbol, at the base interval
+	next  []int           // next bar index per symbol
+	last  []decimal.Decimal
+	first []decimal.Decimal // first trading close per symbol
+
+	// holdings is the account derived from the starting balances and the
+	// fills: the engine's own ledger, checked against the exchange's at
+	// the end.
+	holdings map[string]decimal.Decimal
+	applied  int // fills folded into holdings
+	curve    []EquityPoint
+}
+
+func (d *driver) run(ctx context.Context) (*Result, error) {
+	n := len(d.symbols)
+	d.feeds = make([]strategy.Feed, n)
+	d.next = make([]int, n)
+	d.last = make([]decimal.Decimal, n)
+	d.first = make([]decimal.Decimal, n)
+	total := 0
+	for i, sym := range d.symbols {
+		d.feeds[i] = strategy.Feed{Symbol: sym, Interval: d.s.Interval}
+		total += len(d.s.Data[sym])
+	}
+	d.holdings = map[string]decimal.Decimal{}
+	for a, v := range d.s.Balances {
+		d.holdings[a] = v
+	}
+	warm := d.rt.WarmUp()
+	d.curve = make([]EquityPoint, 0, total/n+1)
+	iv := d.s.Interval
+	step := total / 1000
+	if step == 0 {
+		step = 1
+	}
+	done, nextReport := 0, step
+	warmed := warm == 0
+	if warmed {
+		d.rt.Begin(ctx)
+	}
+	at := make([]int, 0, n) // symbols with a bar at the current instant
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		at = at[:0]
+		var t time.Time
+		for i, sym := range d.symbols {
+			ks := d.s.Data[sym]
+			if d.next[i] >= len(ks) {
+				continue
+			}
+			ot := ks[d.next[i]].OpenTime
+			switch {
+			case len(at) == 0 || ot.Before(t):
+				t = ot
+				at = append(at[:0], i)
+			case ot.Equal(t):
+				at = append(at, i)
+			}
+		}
+		if len(at) == 0 {
+			break
+		}
+		for _, i := range at {
+			k := d.s.Data[d.symbols[i]][d.next[i]]
+			if err := d.x.FeedKline(d.symbols[i], iv, k); err != nil {
+				return nil, fmt.Errorf("backtest: %w", err)
+			}
+		}
+		d.clock.t = iv.Next(t)
+		if err := d.rt.Sync(ctx); err != nil {
+			return nil, fmt.Errorf("backtest: %w", err)
+		}
+		trading := warmed
+		for _, i := range at {
+			k := d.s.Data[d.symbols[i]][d.next[i]]
+			d.last[i] = k.Close
+			if !warmed && d.next[i] < warm {
+				d.rt.DeliverWarmUp(ctx, d.feeds[i], d.s.Data[d.symbols[i]][d.next[i]:d.next[i]+1])
+			} else {
+				if !trading {
+					// The first instant past every symbol's warm-up.
+					warmed, trading = true, true
+					d.rt.Begin(ctx)
+				}
+				if d.first[i].IsZero() {
+					d.first[i] = k.Close
+				}
+				d.rt.OnBar(ctx, d.feeds[i], k)
+			}
+			d.next[i]++
+		}
+		if trading {
+			d.rt.Tick(ctx, d.clock.t)
+			d.sample()
+		}
+		done += len(at)
+		if d.s.Progress != nil && done >= nextReport {
+			d.s.Progress(done, total)
+			nextReport += step
+		}
+	}
+	// Fills of orders placed on the last bar that the exchange already
+	// settled reach the ledger too.
+	if err := d.rt.Sync(ctx); err != nil {
+		return nil, fmt.Errorf("backtest: %w", err)
+	}
+	if d.s.Progress != nil {
+		d.s.Progress(total, total)
+	}
+	return d.result(ctx)
+}
+
+// sample folds new fills into the ledger and appends the equity at the
+// current closes.
+func (d *driver) sample() {
+	for ; d.applied < len(d.journal.fills); d.applied++ {
+		d.apply(&d.journal.fills[d.applied])
+	}
+	eq := d.holdings[d.quote]
+	exposed := false
+	for i := range d.symbols {
+		r := &d.rules[i]
+		q := d.holdings[r.BaseAsset]
+		if q.IsZero() || d.last[i].IsZero() {
+			continue
+		}
+		if r.QuoteAsset == d.quote {
+			eq = eq.Add(q.Mul(d.last[i]))
+			exposed = true
+		}
+	}
+	d.curve = append(d.curve, EquityPoint{Time: d.clock.t, Equity: eq, Exposed: exposed})
+}
+
+// apply folds one fill into the ledger.
+func (d *driver) apply(f *Fill) {
+	r := d.rule(f.Symbol)
+	if r == nil {
+		return
+	}
+	if f.IsBuyer {
+		d.holdings[r.BaseAsset] = d.holdings[r.BaseAsset].Add(f.Qty)
+		d.holdings[r.QuoteAsset] = d.holdings[r.QuoteAsset].Sub(f.QuoteQty)
+	} else {
+		d.holdings[r.BaseAsset] = d.holdings[r.BaseAsset].Sub(f.Qty)
+		d.holdings[r.QuoteAsset] = d.holdings[r.QuoteAsset].Add(f.QuoteQty)
+	}
+	if f.CommissionAsset != "" {
+		d.holdings[f.CommissionAsset] = d.holdings[f.CommissionAsset].Sub(f.Commission)
+	}
+}
+
+func (d *driver) rule(symbol string) *exchange.SymbolInfo {
+	for i := range d.rules {
+		if d.rules[i].Symbol == symbol {
+			return &d.rules[i]
+		}
+	}
+	return nil
+}
+
+// result assembles the metrics, trades and ledger check.
+func (d *driver) result(ctx context.Context) (*Result, error) {
+	for ; d.applied < len(d.journal.fills); d.applied++ {
+		d.apply(&d.journal.fills[d.applied])
+	}
+	acct, err := d.x.Master().Account(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("backtest: %w", err)
+	}
+	bal := map[string]decimal.Decimal{}
+	for _, b := range acct.Balances {
+		bal[b.Asset] = b.Free.Add(b.Locked)
+	}
+	// The ledger and the exchange must agree to the last digit; a
+	// difference is a bug in one of them, never rounding.
+	for a, v := range d.holdings {
+		if !bal[a].Equal(v) {
+			return nil, fmt.Errorf("backtest: ledger %s %s differs from the exchange's %s", a, v, bal[a])
+		}
+	}
+	res := &Result{Curve: d.curve, Fills: d.journal.fills, Balances: bal, BuyHold: map[string][2]decimal.Decimal{},
+		Stopped: stopped(d.rt.Instances())}
+	records := make([]FillRecord, 0, len(d.journal.fills))
+	fees, volume := decimal.Zero, decimal.Zero
+	for i := range d.journal.fills {
+		f := &d.journal.fills[i]
+		r := d.rule(f.Symbol)
+		rec := FillRecord{Symbol: f.Symbol, Side: exchange.SideSell, Price: f.Price, Qty: f.Qty, QuoteQty: f.QuoteQty, Time: f.Time}
+		if f.IsBuyer {
+			rec.Side = exchange.SideBuy
+		}
+		switch f.CommissionAsset {
+		case r.QuoteAsset:
+			rec.FeeQuote = f.Commission
+		case r.BaseAsset:
+			rec.FeeInBase = f.Commission
+			rec.FeeQuote = f.Commission.Mul(f.Price)
+		case "":
+		default:
+			rec.FeeQuote = f.Commission.Mul(d.price(f.CommissionAsset + r.QuoteAsset))
+		}
+		fees = fees.Add(rec.FeeQuote)
+		volume = volume.Add(f.QuoteQty)
+		records = append(records, rec)
+	}
+	res.Trades = RoundTrips(records)
+	var bh float64
+	traded := 0
+	for i, sym := range d.symbols {
+		if d.first[i].IsZero() {
+			continue
+		}
+		res.BuyHold[sym] = [2]decimal.Decimal{d.first[i], d.last[i]}
+		bh += d.last[i].DivRound(d.first[i], 16).Sub(decimal.NewFromInt(1)).Shift(2).InexactFloat64()
+		traded++
+	}
+	if traded > 0 {
+		bh /= float64(traded)
+	}
+	st := d.rt.Stats()
+	res.Metrics = Compute(ComputeInput{Curve: d.curve, Trades: res.Trades, Fees: fees, Volume: volume,
+		BuyHoldPct: bh, Rejected: st.Refused})
+	return res, nil
+}
+
+// price is the last close of a symbol, zero when it has no data.
+func (d *driver) price(symbol string) decimal.Decimal {
+	for i, s := range d.symbols {
+		if s == symbol {
+			return d.last[i]
+		}
+	}
+	return decimal.Zero
+}
+
+func stopped(all []strategy.InstanceStatus) []strategy.InstanceStatus {
+	var out []strategy.InstanceStatus
+	for _, s := range all {
+		if s.Stopped != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,225 @@
+package backtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/exchange/sim"
+	"github.com/spotbot/spotbot/risk"
+	"github.com/spotbot/spotbot/strategy"
+)
+
+// Spec is one backtest: the strategy instances, the bars they run over, the
+// starting account and the fill model.
+type Spec struct {
+	// Instances are the strategy instances, built through Registry.
+	Instances []strategy.Config
+	Registry  *strategy.Registry
+	// Interval is the interval of every series in Data; instances asking
+	// for a higher interval get bars aggregated from it.
+	Interval exchange.Interval
+	// Data holds each symbol's bars at Interval, in time order.
+	Data map[string][]exchange.Kline
+	// Symbols are the symbols' rules; a symbol in Data without rules gets
+	// DefaultRules.
+	Symbols []exchange.SymbolInfo
+	// Balances is the starting account.
+	Balances map[string]decimal.Decimal
+	// Quote is the asset equity is measured in (default USDT).
+	Quote string
+	// Fill is the fill model: when resting limits and market orders fill,
+	// slippage and fee overrides.
+	Fill FillModel
+	// Risk are the portfolio limits of the risk gate.
+	Risk risk.Limits
+	// Logger receives the strategies' logs (discarded when nil).
+	Logger *slog.Logger
+	// Progress, when set, is called with the bars done and the total, at
+	// most every 1/1000th of the run.
+	Progress func(done, total int)
+}
+
+// FillModel chooses how the simulated exchange fills orders; the zero value
+// is the documented default (docs/fill-model.md): trade-through for resting
+// limits, market orders at the next bar's open, no slippage, the symbols'
+// own fees.
+type FillModel struct {
+	Touch         bool            // resting limits fill when a bar touches their price
+	AtSignalClose bool            // market orders fill at once at the signal bar's close
+	SlippageBps   decimal.Decimal // worsens market and crossing fills
+	MakerFee      *decimal.Decimal
+	TakerFee      *decimal.Decimal
+	RateLimits    bool // apply the spec's rate budgets in simulated time
+}
+
+// Result is what a backtest produced.
+type Result struct {
+	Metrics Metrics
+	Curve   []EquityPoint
+	Trades  []Trade
+	Fills   []Fill
+	// Balances is the account at the end, as the simulated exchange holds it.
+	Balances map[string]decimal.Decimal
+	// BuyHold is each symbol's first and last close over the trading bars.
+	BuyHold map[string][2]decimal.Decimal
+	// Stopped lists instances stopped by an error, with the reason.
+	Stopped []strategy.InstanceStatus
+}
+
+// simClock is the runtime's clock in a backtest: the close of the bar being
+// delivered.
+type simClock struct{ t time.Time }
+
+func (c *simClock) Now() time.Time { return c.t }
+
+// Run runs a backtest. It is deterministic: the same Spec gives the same
+// Result. Runs share nothing, so many may run in parallel.
+func Run(ctx context.Context, s Spec) (*Result, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	quote := s.Quote
+	if quote == "" {
+		quote = "USDT"
+	}
+	symbols := make([]string, 0, len(s.Data))
+	for sym := range s.Data {
+		symbols = append(symbols, sym)
+	}
+	sort.Strings(symbols)
+	rules, err := s.rules(symbols)
+	if err != nil {
+		return nil, err
+	}
+	start := earliest(s.Data)
+	x, err := sim.New(sim.Options{Start: start, Symbols: rules, LimitFill: limitFill(s.Fill.Touch),
+		MarketFill: marketFill(s.Fill.AtSignalClose), SlippageBps: s.Fill.SlippageBps, MakerFee: s.Fill.MakerFee,
+		TakerFee: s.Fill.TakerFee, RateLimits: s.Fill.RateLimits, KlineRetention: 1})
+	if err != nil {
+		return nil, fmt.Errorf("backtest: %w", err)
+	}
+	assets := make([]string, 0, len(s.Balances))
+	for a := range s.Balances {
+		assets = append(assets, a)
+	}
+	sort.Strings(assets)
+	for _, a := range assets {
+		if err := x.Credit(x.MasterUID(), a, s.Balances[a]); err != nil {
+			return nil, fmt.Errorf("backtest: account.balances.%s: %w", a, err)
+		}
+	}
+	gate, err := risk.New(s.Risk)
+	if err != nil {
+		return nil, fmt.Errorf("backtest: risk: %w", err)
+	}
+	log := s.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	j := newJournal()
+	clock := &simClock{t: start}
+	rt, err := strategy.New(strategy.Options{Trader: x.Master(), Gate: gate, Journal: j, Clock: clock, Logger: log,
+		BaseInterval: s.Interval, Valuation: quote})
+	if err != nil {
+		return nil, fmt.Errorf("backtest: %w", err)
+	}
+	for i, cfg := range s.Instances {
+		st, err := s.Registry.New(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("backtest: strategies[%d]: %w", i, err)
+		}
+		if err := rt.Add(cfg, st); err != nil {
+			return nil, fmt.Errorf("backtest: strategies[%d]: %w", i, err)
+		}
+	}
+	for _, f := range rt.Feeds() {
+		if _, ok := s.Data[f.Symbol]; !ok {
+			return nil, fmt.Errorf("backtest: no data for symbol %s", f.Symbol)
+		}
+	}
+	if err := rt.Start(ctx); err != nil {
+		return nil, fmt.Errorf("backtest: %w", err)
+	}
+	d := &driver{s: &s, x: x, rt: rt, clock: clock, symbols: symbols, quote: quote, journal: j, rules: rules}
+	return d.run(ctx)
+}
+
+func (s *Spec) check() error {
+	switch {
+	case len(s.Instances) == 0:
+		return errors.New("backtest: no strategy instances")
+	case s.Registry == nil:
+		return errors.New("backtest: no strategy registry")
+	case !s.Interval.Valid():
+		return fmt.Errorf("backtest: interval %q is not valid", s.Interval)
+	case len(s.Data) == 0:
+		return errors.New("backtest: no data")
+	}
+	for sym, ks := range s.Data {
+		if len(ks) == 0 {
+			return fmt.Errorf("backtest: no bars for %s", sym)
+		}
+		for i := 1; i < len(ks); i++ {
+			if !ks[i].OpenTime.After(ks[i-1].OpenTime) {
+				return fmt.Errorf("backtest: %s bar %d at %s is not after the bar before it", sym, i, ks[i].OpenTime.UTC().Format(time.RFC3339))
+			}
+		}
+	}
+	for a, v := range s.Balances {
+		if v.IsNegative() {
+			return fmt.Errorf("backtest: account.balances.%s: %s is negative", a, v)
+		}
+	}
+	return nil
+}
+
+// rules returns the rules of every symbol with data, configured or default.
+func (s *Spec) rules(symbols []string) ([]exchange.SymbolInfo, error) {
+	have := map[string]exchange.SymbolInfo{}
+	for _, r := range s.Symbols {
+		have[r.Symbol] = r
+	}
+	out := make([]exchange.SymbolInfo, 0, len(symbols))
+	for _, sym := range symbols {
+		r, ok := have[sym]
+		if !ok {
+			var err error
+			if r, err = DefaultRules(sym, s.Data[sym]); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func earliest(data map[string][]exchange.Kline) time.Time {
+	var t time.Time
+	for _, ks := range data {
+		if t.IsZero() || ks[0].OpenTime.Before(t) {
+			t = ks[0].OpenTime
+		}
+	}
+	return t
+}
+
+func limitFill(touch bool) sim.LimitFill {
+	if touch {
+		return sim.Touch
+	}
+	return sim.TradeThrough
+}
+
+func marketFill(atClose bool) sim.MarketFill {
+	if atClose {
+		return sim.Immediate
+	}
+	return sim.NextOpen
+}

@@ -1,0 +1,341 @@
+package backtest
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/risk"
+	"github.com/spotbot/spotbot/strategy"
+)
+
+// t0 is the open of the first bar of every micro-scenario.
+var t0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// hbar is hourly bar i with prices o, h, l, c.
+func hbar(i int, o, h, l, c string) exchange.Kline {
+	t := t0.Add(time.Duration(i) * time.Hour)
+	return exchange.Kline{OpenTime: t, Open: dec(o), High: dec(h), Low: dec(l), Close: dec(c), Volume: dec("1"),
+		CloseTime: t.Add(time.Hour - time.Millisecond)}
+}
+
+// rulesFor returns micro-scenario rules: 4 quantity and 2 price decimals,
+// a minimum order of 5, maker 0.1%, taker 0.2%.
+func rulesFor(sym, base string) exchange.SymbolInfo {
+	return exchange.SymbolInfo{Symbol: sym, Status: exchange.SymbolOnline, BaseAsset: base, QuoteAsset: "USDT",
+		BaseAssetPrecision: 4, QuotePrecision: 2, QuoteAssetPrecision: 2, BaseCommissionPrecision: 8, QuoteCommissionPrecision: 8,
+		OrderTypes:           []exchange.OrderType{exchange.TypeLimit, exchange.TypeMarket, exchange.TypeLimitMaker},
+		IsSpotTradingAllowed: true, TradeSideType: exchange.TradeSideAll, QuoteAmountPrecision: dec("5"),
+		QuoteAmountPrecisionMarket: dec("5"), MaxQuoteAmount: dec("1000000"), MaxQuoteAmountMarket: dec("1000000"),
+		MakerCommission: dec("0.001"), TakerCommission: dec("0.002")}
+}
+
+// script is a test strategy: at the close of bar i (counted per symbol) it
+// places the orders listed for i, and it records what it could see.
+type script struct {
+	orders map[int][]exchange.NewOrder
+	seen   map[string]int
+	log    []string
+	errs   []string
+}
+
+func (s *script) OnKline(ctx strategy.Context, b strategy.Bar) error {
+	i := s.seen[b.Symbol]
+	s.seen[b.Symbol] = i + 1
+	ks := ctx.Klines(b.Symbol, b.Interval, 1000)
+	last := ks[len(ks)-1]
+	s.log = append(s.log, fmt.Sprintf("%s#%d now=%s last=%s px=%s", b.Symbol, i, ctx.Now().Format("15:04"),
+		last.OpenTime.Format("15:04"), ctx.LastPrice(b.Symbol)))
+	for _, o := range s.orders[i] {
+		if o.Symbol != b.Symbol {
+			continue
+		}
+		if _, err := ctx.Place(o); err != nil {
+			var rej *risk.Rejection
+			if errors.As(err, &rej) {
+				s.errs = append(s.errs, rej.Rule)
+			} else {
+				s.errs = append(s.errs, err.Error())
+			}
+		}
+	}
+	return nil
+}
+
+func runScript(t *testing.T, s *script, spec Spec) *Result {
+	t.Helper()
+	s.seen = map[string]int{}
+	reg := strategy.NewRegistry()
+	reg.Register("script", func(strategy.Config) (strategy.Strategy, error) { return s, nil })
+	spec.Registry = reg
+	if spec.Interval == "" {
+		spec.Interval = exchange.Interval60m
+	}
+	if spec.Instances == nil {
+		var syms []string
+		for sym := range spec.Data {
+			syms = append(syms, sym)
+		}
+		spec.Instances = []strategy.Config{{Name: "script", ID: "s", Symbols: syms, Interval: "1h"}}
+	}
+	res, err := Run(t.Context(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func market(sym string, side exchange.Side, qty string) exchange.NewOrder {
+	return exchange.NewOrder{Symbol: sym, Side: side, Type: exchange.TypeMarket, Quantity: dec(qty)}
+}
+
+func limit(sym string, side exchange.Side, qty, price string) exchange.NewOrder {
+	return exchange.NewOrder{Symbol: sym, Side: side, Type: exchange.TypeLimit, Quantity: dec(qty), Price: dec(price)}
+}
+
+func curveText(c []EquityPoint) string {
+	parts := make([]string, len(c))
+	for i, p := range c {
+		parts[i] = p.Equity.String()
+	}
+	return strings.Join(parts, " ")
+}
+
+func fillText(fs []Fill) string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		side := "S"
+		if f.IsBuyer {
+			side = "B"
+		}
+		parts[i] = fmt.Sprintf("%s %s %s@%s fee %s %s maker=%v %s", f.Symbol, side, f.Qty, f.Price, f.Commission,
+			f.CommissionAsset, f.IsMaker, f.Time.Format("15:04"))
+	}
+	return strings.Join(parts, "; ")
+}
+
+var fourBars = []exchange.Kline{
+	hbar(0, "100", "101", "99", "100"),
+	hbar(1, "102", "103", "101", "102"),
+	hbar(2, "104", "106", "103", "105"),
+	hbar(3, "110", "112", "109", "111"),
+}
+
+// A market order placed on bar t's close fills at bar t+1's open at the
+// taker fee, in the asset received: buy 1 at 102 pays 0.002 BTC; selling
+// the 0.998 left at 110 receives 109.78 and pays 0.21956 USDT.
+func TestMarketOrdersFillAtNextOpen(t *testing.T) {
+	t.Parallel()
+	s := &script{orders: map[int][]exchange.NewOrder{
+		0: {market("BTCUSDT", exchange.SideBuy, "1")},
+		2: {market("BTCUSDT", exchange.SideSell, "0.998")},
+	}}
+	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")}})
+	wantFills := "BTCUSDT B 1@102 fee 0.002 BTC maker=false 01:00; BTCUSDT S 0.998@110 fee 0.21956 USDT maker=false 03:00"
+	if got := fillText(res.Fills); got != wantFills {
+		t.Errorf("fills\n got %s\nwant %s", got, wantFills)
+	}
+	// Equity at each close: 1000; 898 + 0.998×102; 898 + 0.998×105; 1007.56044.
+	if got, want := curveText(res.Curve), "1000 999.796 1002.79 1007.56044"; got != want {
+		t.Errorf("curve %q, want %q", got, want)
+	}
+	if got := res.Balances["USDT"].String() + " " + res.Balances["BTC"].String(); got != "1007.56044 0" {
+		t.Errorf("balances %s", got)
+	}
+	m := res.Metrics
+	if m.Trades != 1 || m.EquityFinal != "1007.56044" || m.FeesPaid != "0.42356" || m.Volume != "211.78" {
+		t.Errorf("metrics trades=%d final=%s fees=%s volume=%s", m.Trades, m.EquityFinal, m.FeesPaid, m.Volume)
+	}
+	// Trade: cost 102, proceeds 109.78, fees not in base 0.21956 → 7.56044.
+	if tr := res.Trades[0]; tr.PnL.String() != "7.56044" || tr.EntryPrice.String() != "102" || tr.ExitPrice.String() != "110" {
+		t.Errorf("trade %+v", tr)
+	}
+	if got := res.BuyHold["BTCUSDT"]; got[0].String() != "100" || got[1].String() != "111" || m.BuyHoldPct != 11 {
+		t.Errorf("buy and hold %v %v", got, m.BuyHoldPct)
+	}
+}
+
+// No look-ahead: on bar t the strategy sees bar t as the latest kline, the
+// clock at bar t's close and bar t's close as the last price; its order
+// fills at bar t+1's open, not at anything bar t+1 holds later.
+func TestNoLookAhead(t *testing.T) {
+	t.Parallel()
+	s := &script{orders: map[int][]exchange.NewOrder{1: {market("BTCUSDT", exchange.SideBuy, "1")}}}
+	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")}})
+	want := "BTCUSDT#0 now=01:00 last=00:00 px=100|BTCUSDT#1 now=02:00 last=01:00 px=102|" +
+		"BTCUSDT#2 now=03:00 last=02:00 px=105|BTCUSDT#3 now=04:00 last=03:00 px=111"
+	if got := strings.Join(s.log, "|"); got != want {
+		t.Errorf("seen\n got %s\nwant %s", got, want)
+	}
+	if len(res.Fills) != 1 || res.Fills[0].Price.String() != "104" || !res.Fills[0].Time.Equal(t0.Add(2*time.Hour)) {
+		t.Errorf("fills %s", fillText(res.Fills))
+	}
+}
+
+// With AtSignalClose a market order fills at once at the signal bar's close.
+func TestMarketAtSignalClose(t *testing.T) {
+	t.Parallel()
+	s := &script{orders: map[int][]exchange.NewOrder{1: {market("BTCUSDT", exchange.SideBuy, "1")}}}
+	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
+		Fill: FillModel{AtSignalClose: true}})
+	if got, want := fillText(res.Fills), "BTCUSDT B 1@102 fee 0.002 BTC maker=false 02:00"; got != want {
+		t.Errorf("fills %s, want %s", got, want)
+	}
+}
+
+// A resting buy at 99.50 does not fill on a bar whose low only touches it
+// (trade-through, the default) and fills at its own price, maker fee, on
+// the bar that trades below it; with Touch it fills on the touching bar.
+func TestLimitTradeThroughAndTouch(t *testing.T) {
+	t.Parallel()
+	bars := []exchange.Kline{
+		hbar(0, "100", "101", "100", "100"),
+		hbar(1, "100", "101", "99.5", "100"), // touches 99.50
+		hbar(2, "100", "101", "99", "100"),   // trades through
+	}
+	for _, tt := range []struct {
+		touch bool
+		want  string
+	}{
+		{false, "BTCUSDT B 2@99.5 fee 0.002 BTC maker=true 02:00"},
+		{true, "BTCUSDT B 2@99.5 fee 0.002 BTC maker=true 01:00"},
+	} {
+		s := &script{orders: map[int][]exchange.NewOrder{0: {limit("BTCUSDT", exchange.SideBuy, "2", "99.5")}}}
+		res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": bars},
+			Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
+			Fill: FillModel{Touch: tt.touch}})
+		if got := fillText(res.Fills); got != tt.want {
+			t.Errorf("touch=%v: fills %s, want %s", tt.touch, got, tt.want)
+		}
+		// 1000 − 199 USDT, 1.998 BTC at the last close 100.
+		if got := res.Balances["USDT"].String() + " " + res.Balances["BTC"].String(); got != "801 1.998" {
+			t.Errorf("touch=%v: balances %s", tt.touch, got)
+		}
+	}
+}
+
+// A limit sell below the last price crosses: it is a taker at the next open.
+func TestCrossingLimitIsTaker(t *testing.T) {
+	t.Parallel()
+	s := &script{orders: map[int][]exchange.NewOrder{0: {limit("BTCUSDT", exchange.SideSell, "1", "95")}}}
+	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+		Symbols:  []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")},
+		Balances: map[string]decimal.Decimal{"USDT": dec("0"), "BTC": dec("1")}})
+	if got, want := fillText(res.Fills), "BTCUSDT S 1@102 fee 0.204 USDT maker=false 01:00"; got != want {
+		t.Errorf("fills %s, want %s", got, want)
+	}
+}
+
+// Slippage of 50 bps worsens a market buy at 102 to 102.51.
+func TestSlippage(t *testing.T) {
+	t.Parallel()
+	s := &script{orders: map[int][]exchange.NewOrder{0: {market("BTCUSDT", exchange.SideBuy, "1")}}}
+	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
+		Fill: FillModel{SlippageBps: dec("50")}})
+	if len(res.Fills) != 1 || res.Fills[0].Price.String() != "102.51" {
+		t.Errorf("fills %s", fillText(res.Fills))
+	}
+}
+
+// Orders below the minimum amount or with too many decimals are refused by
+// the risk gate with the rule named, and counted by rule in the metrics.
+func TestRejectionsByRule(t *testing.T) {
+	t.Parallel()
+	s := &script{orders: map[int][]exchange.NewOrder{0: {
+		limit("BTCUSDT", exchange.SideBuy, "0.04", "100"),    // 4 USDT < 5
+		limit("BTCUSDT", exchange.SideBuy, "0.00001", "100"), // 5 quantity decimals > 4
+	}}}
+	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")}})
+	if got := strings.Join(s.errs, ","); got != "min-amount,precision" {
+		t.Errorf("rejections %q", got)
+	}
+	if r := res.Metrics.Rejected; r["min-amount"] != 1 || r["precision"] != 1 || len(res.Fills) != 0 {
+		t.Errorf("metrics rejected %v, fills %d", r, len(res.Fills))
+	}
+}
+
+// Two symbols share one account: the second buy finds the cash the first
+// one spent gone and is refused for balance.
+func TestMultiSymbolSharedCash(t *testing.T) {
+	t.Parallel()
+	eth := []exchange.Kline{
+		hbar(0, "50", "51", "49", "50"),
+		hbar(1, "50", "51", "49", "50"),
+		hbar(2, "52", "53", "51", "52"),
+	}
+	s := &script{orders: map[int][]exchange.NewOrder{
+		0: {limit("BTCUSDT", exchange.SideBuy, "1", "105"), limit("ETHUSDT", exchange.SideBuy, "1", "50")},
+	}}
+	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars[:3], "ETHUSDT": eth},
+		Symbols:  []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC"), rulesFor("ETHUSDT", "ETH")},
+		Balances: map[string]decimal.Decimal{"USDT": dec("120")}})
+	// BTCUSDT comes first at each instant (symbols in name order): its buy
+	// at 105 crosses the close 100 and locks 105; ETH then needs 50 of 15.
+	// The buy fills at the next open, 102, as a taker.
+	if got := strings.Join(s.errs, ","); got != "balance" {
+		t.Errorf("rejections %q", got)
+	}
+	if got, want := fillText(res.Fills), "BTCUSDT B 1@102 fee 0.002 BTC maker=false 01:00"; got != want {
+		t.Errorf("fills %s, want %s", got, want)
+	}
+	// 120 − 102 = 18 USDT and 0.998 BTC at 105.
+	if got, want := curveText(res.Curve), "120 119.796 122.79"; got != want {
+		t.Errorf("curve %q, want %q", got, want)
+	}
+}
+
+func TestRunRefusesBadSpecs(t *testing.T) {
+	t.Parallel()
+	reg := strategy.NewRegistry()
+	reg.Register("script", func(strategy.Config) (strategy.Strategy, error) { return &script{}, nil })
+	inst := []strategy.Config{{Name: "script", ID: "s", Symbols: []string{"BTCUSDT"}, Interval: "1h"}}
+	data := map[string][]exchange.Kline{"BTCUSDT": fourBars}
+	for _, tt := range []struct {
+		name string
+		spec Spec
+		want string
+	}{
+		{"no instances", Spec{Registry: reg, Interval: exchange.Interval60m, Data: data}, "no strategy instances"},
+		{"bad interval", Spec{Instances: inst, Registry: reg, Interval: "1h", Data: data}, `interval "1h" is not valid`},
+		{"unordered", Spec{Instances: inst, Registry: reg, Interval: exchange.Interval60m,
+			Data: map[string][]exchange.Kline{"BTCUSDT": {fourBars[1], fourBars[0]}}}, "BTCUSDT bar 1 at 2024-01-01T00:00:00Z is not after"},
+		{"negative balance", Spec{Instances: inst, Registry: reg, Interval: exchange.Interval60m, Data: data,
+			Balances: map[string]decimal.Decimal{"USDT": dec("-1")}}, "account.balances.USDT: -1 is negative"},
+		{"no data for symbol", Spec{Instances: []strategy.Config{{Name: "script", ID: "s", Symbols: []string{"ETHUSDT"}, Interval: "1h"}},
+			Registry: reg, Interval: exchange.Interval60m, Data: data}, "no data for symbol ETHUSDT"},
+		{"unknown strategy", Spec{Instances: []strategy.Config{{Name: "nope", ID: "s", Symbols: []string{"BTCUSDT"}, Interval: "1h"}},
+			Registry: reg, Interval: exchange.Interval60m, Data: data}, `strategies[0]: unknown strategy "nope" (known: script)`},
+		{"unsplittable symbol", Spec{Instances: inst, Registry: reg, Interval: exchange.Interval60m,
+			Data: map[string][]exchange.Kline{"FOO": fourBars}}, `symbol "FOO": cannot tell its base and quote asset`},
+	} {
+		_, err := Run(t.Context(), tt.spec)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestDefaultRules(t *testing.T) {
+	t.Parallel()
+	r, err := DefaultRules("ETH_BTC", []exchange.Kline{hbar(0, "0.08", "0.081", "0.07912345", "0.08")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.BaseAsset != "ETH" || r.QuoteAsset != "BTC" || r.QuotePrecision != 8 || r.QuoteAmountPrecision.String() != "0.0001" {
+		t.Errorf("rules %+v", r)
+	}
+	r, _ = DefaultRules("BTCUSDT", fourBars)
+	if r.BaseAsset != "BTC" || r.QuoteAsset != "USDT" || r.QuotePrecision != 2 || r.TakerCommission.String() != "0.001" {
+		t.Errorf("rules %+v", r)
+	}
+}
