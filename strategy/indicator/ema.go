@@ -1,0 +1,51 @@
+package indicator
+
+// EMA is the exponential moving average with smoothing factor α = 2/(n+1).
+// It is seeded with the SMA of the first n values, its first value, defined
+// by the n-th update; after that each value v moves it by α·(v − EMA).
+type EMA struct {
+	n     int
+	alpha float64
+	count int
+	seed  float64 // sum of the first n values
+	value float64
+}
+
+// NewEMA returns an EMA of period n; n must be at least 1.
+func NewEMA(n int) (*EMA, error) {
+	if n < 1 {
+		return nil, periodError("NewEMA", "n", n, 1)
+	}
+	return newSmoothed(n, 2/float64(n+1)), nil
+}
+
+// newSmoothed returns an exponential average with factor alpha, seeded by
+// the mean of the first n values; Wilder's smoothing is alpha = 1/n.
+func newSmoothed(n int, alpha float64) *EMA { return &EMA{n: n, alpha: alpha} }
+
+// Update adds a value. A non-finite v is ignored.
+func (e *EMA) Update(v float64) {
+	if !finite(v) {
+		return
+	}
+	if e.count >= e.n {
+		e.value += (v - e.value) * e.alpha
+		return
+	}
+	e.seed += v
+	if e.count++; e.count == e.n {
+		e.value = e.seed / float64(e.n)
+	}
+}
+
+// Ready reports whether n values have arrived.
+func (e *EMA) Ready() bool { return e.count >= e.n }
+
+// Value returns the average, or 0 before Ready.
+func (e *EMA) Value() float64 { return e.value }
+
+// Period returns n.
+func (e *EMA) Period() int { return e.n }
+
+// Reset forgets all values.
+func (e *EMA) Reset() { e.count, e.seed, e.value = 0, 0, 0 }

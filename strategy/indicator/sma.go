@@ -1,0 +1,53 @@
+package indicator
+
+// SMA is the simple moving average: the mean of the last n values. Its
+// first value is defined by the n-th update.
+type SMA struct {
+	buf   []float64 // the window, a ring; next is the slot to overwrite
+	next  int
+	count int
+	sum   ksum
+}
+
+// NewSMA returns an SMA over n values; n must be at least 1.
+func NewSMA(n int) (*SMA, error) {
+	if n < 1 {
+		return nil, periodError("NewSMA", "n", n, 1)
+	}
+	return &SMA{buf: make([]float64, n)}, nil
+}
+
+// Update adds a value, dropping the oldest once the window is full.
+// A non-finite v is ignored.
+func (s *SMA) Update(v float64) {
+	if !finite(v) {
+		return
+	}
+	if s.count == len(s.buf) {
+		s.sum.add(-s.buf[s.next])
+	} else {
+		s.count++
+	}
+	s.sum.add(v)
+	s.buf[s.next] = v
+	if s.next++; s.next == len(s.buf) {
+		s.next = 0
+	}
+}
+
+// Ready reports whether n values have arrived.
+func (s *SMA) Ready() bool { return s.count == len(s.buf) }
+
+// Value returns the mean of the last n values, or 0 before Ready.
+func (s *SMA) Value() float64 {
+	if !s.Ready() {
+		return 0
+	}
+	return s.sum.value() / float64(len(s.buf))
+}
+
+// Period returns n.
+func (s *SMA) Period() int { return len(s.buf) }
+
+// Reset forgets all values.
+func (s *SMA) Reset() { s.next, s.count, s.sum = 0, 0, ksum{} }
