@@ -35,6 +35,7 @@ func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kli
 		x.fillResting(m, k)
 	}
 	m.last = k.Close
+	m.tape.updates++
 	if closeAt := iv.Next(k.OpenTime); closeAt.After(x.now) {
 		x.now = closeAt
 	}
@@ -108,7 +109,9 @@ func (x *Exchange) fillSide(m *market, s exchange.Side, k exchange.Kline) {
 			}
 		}
 		m.remove(o)
-		x.fill(m, o, o.left, o.o.Price, true, false)
+		qty := o.left
+		x.fill(m, o, qty, o.o.Price, true, false)
+		x.tapeTrade(m, o.o.OrderID, o.o.Price, qty, s == exchange.SideBuy)
 		x.flush(o)
 	}
 }

@@ -16,10 +16,12 @@ type market struct {
 	asks    []*order // best (lowest price, then oldest) first
 	pending []*order // waiting for the next kline's open
 	klines  map[exchange.Interval][]exchange.Kline
+	tape    tape // public trades and book changes
 }
 
 // insert places a resting order in price-time priority.
 func (m *market) insert(o *order) {
+	m.tape.updates++
 	if o.o.Side == exchange.SideBuy {
 		i := sort.Search(len(m.bids), func(i int) bool { return m.bids[i].o.Price.LessThan(o.o.Price) })
 		m.bids = append(m.bids, nil)
@@ -35,6 +37,7 @@ func (m *market) insert(o *order) {
 
 // remove takes an order off the book.
 func (m *market) remove(o *order) {
+	m.tape.updates++
 	book := &m.asks
 	if o.o.Side == exchange.SideBuy {
 		book = &m.bids

@@ -234,6 +234,7 @@ func (x *Exchange) matchBook(m *market, taker *order) {
 		self := x.related(taker.acct.uid, maker.acct.uid)
 		x.fill(m, maker, qty, price, true, self)
 		x.fill(m, taker, qty, price, false, self)
+		x.tapeTrade(m, taker.o.OrderID, price, qty, maker.o.Side == exchange.SideBuy)
 		x.flush(maker)
 	}
 }
@@ -262,6 +263,7 @@ func (x *Exchange) takeMarket(m *market, o *order, p decimal.Decimal) {
 	}
 	if qty.IsPositive() {
 		x.fill(m, o, qty, price, false, false)
+		x.tapeTrade(m, o.o.OrderID, price, qty, o.o.Side == exchange.SideSell)
 	}
 	if !o.final() {
 		x.finish(m, o, exchange.StatusFilled, "")

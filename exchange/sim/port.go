@@ -2,7 +2,6 @@ package sim
 
 import (
 	"context"
-	"sort"
 	"time"
 
 	"github.com/spotbot/spotbot/exchange"
@@ -51,61 +50,16 @@ func (p *Port) ExchangeInfo(ctx context.Context, symbols ...string) (*exchange.E
 		return nil, err
 	}
 	defer p.leave()
-	out := &exchange.ExchangeInfo{Timezone: "UTC", ServerTime: exchange.MillisOf(p.x.now)}
-	want := map[string]bool{}
-	for _, s := range symbols {
-		if _, ok := p.x.markets[s]; !ok {
-			return nil, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", s)
-		}
-		want[s] = true
-	}
-	for _, s := range p.x.symbols {
-		if len(want) == 0 || want[s] {
-			out.Symbols = append(out.Symbols, p.x.markets[s].info)
-		}
-	}
-	return out, nil
+	return p.x.exchangeInfo(symbols)
 }
 
-// Klines implements exchange.Trader from the klines fed so far: with a
-// start time the bars from it, otherwise the most recent ones; at most
-// limit (default and maximum 500).
+// Klines implements exchange.Trader (see Exchange.Klines).
 func (p *Port) Klines(ctx context.Context, r exchange.KlinesRequest) ([]exchange.Kline, error) {
 	if _, err := p.enter(exchange.EpKlines); err != nil {
 		return nil, err
 	}
 	defer p.leave()
-	m, ok := p.x.markets[r.Symbol]
-	if !ok {
-		return nil, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", r.Symbol)
-	}
-	if !r.Interval.Valid() {
-		return nil, apiErr(exchange.CodeParameterError, "invalid interval %q", r.Interval)
-	}
-	limit := r.Limit
-	if limit == 0 {
-		limit = 500
-	}
-	if limit < 0 || limit > 500 {
-		return nil, apiErr(exchange.CodeParameterError, "limit %d outside 1..500", r.Limit)
-	}
-	ks := m.klines[r.Interval]
-	lo := sort.Search(len(ks), func(i int) bool { return !ks[i].OpenTime.Before(r.Start) })
-	hi := len(ks)
-	if !r.End.IsZero() {
-		hi = sort.Search(len(ks), func(i int) bool { return ks[i].OpenTime.After(r.End) })
-	}
-	if hi < lo {
-		hi = lo
-	}
-	if hi-lo > limit {
-		if r.Start.IsZero() {
-			lo = hi - limit
-		} else {
-			hi = lo + limit
-		}
-	}
-	return append([]exchange.Kline(nil), ks[lo:hi]...), nil
+	return p.x.klines(r)
 }
 
 // PlaceOrder implements exchange.Trader.

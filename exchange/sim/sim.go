@@ -81,6 +81,11 @@ type Options struct {
 	// KlineRetention caps the klines kept per feed for the klines endpoint
 	// (0 keeps them all).
 	KlineRetention int
+	// Book shapes the synthetic depth around the last price.
+	Book BookShape
+	// TradeRetention caps the public trades kept per symbol (default
+	// 10000).
+	TradeRetention int
 }
 
 // Exchange is the simulated exchange. It is safe for concurrent use.
@@ -230,6 +235,9 @@ func (x *Exchange) SetSymbolStatus(symbol string, st exchange.SymbolStatus) erro
 		return apiErr(exchange.CodeInvalidSymbol, "invalid symbol %s", symbol)
 	}
 	m.info.Status = st
+	if st == exchange.SymbolOffline {
+		m.tape.offlineAt = x.now
+	}
 	return nil
 }
 
@@ -243,6 +251,7 @@ func (x *Exchange) SetLastPrice(symbol string, p decimal.Decimal) error {
 		return apiErr(exchange.CodeInvalidSymbol, "invalid symbol %s", symbol)
 	}
 	m.last = p
+	m.tape.updates++
 	return nil
 }
 
