@@ -103,6 +103,7 @@ type Exchange struct {
 	groups   []*stpGroup
 	groupSeq int64
 	dust     []dustConversion
+	wallet   *walletState // wallet, transfers and sub-accounts; see wal
 }
 
 // New builds an exchange.
