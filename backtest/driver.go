@@ -32,6 +32,7 @@ type driver struct {
 	next  []int           // next bar index per symbol
 	last  []decimal.Decimal
 	first []decimal.Decimal // first trading close per symbol
+	steps []decimal.Decimal // quantity step per symbol
 
 	// holdings is the account derived from the starting balances and the
 	// fills: the engine's own ledger, checked against the exchange's at
@@ -48,8 +49,10 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	d.last = make([]decimal.Decimal, n)
 	d.first = make([]decimal.Decimal, n)
 	total := 0
+	d.steps = make([]decimal.Decimal, n)
 	for i, sym := range d.symbols {
 		d.feeds[i] = strategy.Feed{Symbol: sym, Interval: d.s.Interval}
+		d.steps[i] = decimal.New(1, -d.rules[i].QtyScale())
 		total += len(d.s.Data[sym])
 	}
 	d.holdings = map[string]decimal.Decimal{}
@@ -153,11 +156,12 @@ func (d *driver) sample() {
 	for i := range d.symbols {
 		r := &d.rules[i]
 		q := d.holdings[r.BaseAsset]
-		if q.IsZero() || d.last[i].IsZero() {
+		if q.IsZero() || d.last[i].IsZero() || r.QuoteAsset != d.quote {
 			continue
 		}
-		if r.QuoteAsset == d.quote {
-			eq = eq.Add(q.Mul(d.last[i]))
+		eq = eq.Add(q.Mul(d.last[i]))
+		// A residue below the quantity step cannot be sold: not exposure.
+		if q.GreaterThanOrEqual(d.steps[i]) {
 			exposed = true
 		}
 	}
@@ -218,7 +222,8 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 	for i := range d.journal.fills {
 		f := &d.journal.fills[i]
 		r := d.rule(f.Symbol)
-		rec := FillRecord{Symbol: f.Symbol, Side: exchange.SideSell, Price: f.Price, Qty: f.Qty, QuoteQty: f.QuoteQty, Time: f.Time}
+		rec := FillRecord{Symbol: f.Symbol, Side: exchange.SideSell, Price: f.Price, Qty: f.Qty, QuoteQty: f.QuoteQty, Time: f.Time,
+			Step: decimal.New(1, -r.QtyScale())}
 		if f.IsBuyer {
 			rec.Side = exchange.SideBuy
 		}

@@ -46,6 +46,10 @@ type FillRecord struct {
 	FeeQuote  decimal.Decimal // the commission valued in the quote asset
 	FeeInBase decimal.Decimal // the part of the commission paid in the base asset
 	Time      time.Time
+	// Step is the symbol's quantity step: a holding smaller than it cannot
+	// be sold, so a position that falls below it is flat (the residue a
+	// fee paid in the base asset leaves behind).
+	Step decimal.Decimal
 }
 
 // RoundTrips folds fills (in time order) into round-trip trades. A position
@@ -82,7 +86,7 @@ func RoundTrips(fills []FillRecord) []Trade {
 		o.held = o.held.Sub(f.Qty)
 		o.proceeds = o.proceeds.Add(f.QuoteQty)
 		o.sold = o.sold.Add(f.Qty)
-		if o.held.IsPositive() {
+		if o.held.IsPositive() && o.held.GreaterThanOrEqual(f.Step) {
 			continue
 		}
 		t := o.t

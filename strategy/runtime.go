@@ -424,9 +424,16 @@ func (r *Runtime) balance(asset string) exchange.Balance {
 // prices and feeds the kill switch; when it trips, every instance's open
 // orders are cancelled.
 func (r *Runtime) observeEquity() {
+	if r.stale {
+		// Refresh before the loop: a refresh inside it would clear the
+		// map being ranged over and skip assets.
+		if err := r.refreshBalances(); err != nil {
+			r.log.Warn("balance refresh failed", slog.Any("err", err))
+			return
+		}
+	}
 	eq := decimal.Zero
-	for asset := range r.bal {
-		b := r.balance(asset)
+	for asset, b := range r.bal {
 		amt := b.Free.Add(b.Locked)
 		if asset == r.opts.Valuation {
 			eq = eq.Add(amt)

@@ -1,0 +1,199 @@
+package backtest
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spotbot/spotbot/strategy"
+)
+
+// ReportSchema names the version of the JSON report's layout. It changes
+// only when a field is renamed or removed; docs/backtest.md describes it.
+const ReportSchema = "spotbot.backtest/v1"
+
+// Report is a backtest's result with what produced it, as written to JSON.
+type Report struct {
+	Schema    string            `json:"schema"`
+	Title     string            `json:"title"`
+	Interval  string            `json:"interval"`
+	Instances []strategy.Config `json:"instances"`
+	Balances  map[string]string `json:"starting_balances"`
+	FillModel string            `json:"fill_model"`
+	Metrics   Metrics           `json:"metrics"`
+	Final     map[string]string `json:"final_balances"`
+	Trades    []TradeRow        `json:"trades"`
+	Stopped   []string          `json:"stopped_instances"`
+}
+
+// TradeRow is a round trip as reports write it: decimals as text, times
+// in RFC 3339 UTC.
+type TradeRow struct {
+	Symbol     string  `json:"symbol"`
+	EntryTime  string  `json:"entry_time"`
+	ExitTime   string  `json:"exit_time"`
+	Qty        string  `json:"qty"`
+	EntryPrice string  `json:"entry_price"`
+	ExitPrice  string  `json:"exit_price"`
+	Fees       string  `json:"fees"`
+	PnL        string  `json:"pnl"`
+	ReturnPct  float64 `json:"return_pct"`
+}
+
+// NewReport assembles the report of a run.
+func NewReport(title string, s Spec, res *Result) Report {
+	r := Report{Schema: ReportSchema, Title: title, Interval: string(s.Interval), Instances: s.Instances,
+		Balances: map[string]string{}, FillModel: s.Fill.String(), Metrics: res.Metrics, Final: map[string]string{},
+		Trades: make([]TradeRow, 0, len(res.Trades)), Stopped: []string{}}
+	for a, v := range s.Balances {
+		r.Balances[a] = v.String()
+	}
+	for a, v := range res.Balances {
+		r.Final[a] = v.String()
+	}
+	for _, t := range res.Trades {
+		r.Trades = append(r.Trades, TradeRow{Symbol: t.Symbol, EntryTime: stamp(t.EntryTime), ExitTime: stamp(t.ExitTime),
+			Qty: t.Qty.String(), EntryPrice: t.EntryPrice.String(), ExitPrice: t.ExitPrice.String(), Fees: t.Fees.String(),
+			PnL: t.PnL.String(), ReturnPct: round(t.ReturnPct, 6)})
+	}
+	for _, st := range res.Stopped {
+		r.Stopped = append(r.Stopped, st.ID+": "+st.Stopped)
+	}
+	return r
+}
+
+// String describes the fill model in words, for reports.
+func (f FillModel) String() string {
+	s := "trade-through"
+	if f.Touch {
+		s = "touch"
+	}
+	if f.AtSignalClose {
+		s += ", market at signal close"
+	} else {
+		s += ", market at next open"
+	}
+	if !f.SlippageBps.IsZero() {
+		s += ", slippage " + f.SlippageBps.String() + " bps"
+	}
+	return s
+}
+
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func round(v float64, places int) float64 {
+	s := strconv.FormatFloat(v, 'f', places, 64)
+	r, _ := strconv.ParseFloat(s, 64)
+	return r
+}
+
+// WriteJSON writes the report as indented JSON. Maps are written with
+// sorted keys, so the same run gives the same bytes.
+func (r Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteSummary writes the metrics as an aligned two-column table.
+func (r Report) WriteSummary(w io.Writer) error {
+	m := r.Metrics
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	rows := [][2]string{
+		{"Backtest", r.Title},
+		{"Fill model", r.FillModel},
+		{"Start", stamp(m.Start)},
+		{"End", stamp(m.End)},
+		{"Duration", m.Duration},
+		{"Bars", strconv.Itoa(m.Bars)},
+		{"Exposure %", pct(m.ExposurePct)},
+		{"Equity start", m.EquityStart},
+		{"Equity final", m.EquityFinal},
+		{"Equity peak", m.EquityPeak},
+		{"Return %", pct(m.ReturnPct)},
+		{"Buy & hold return %", pct(m.BuyHoldPct)},
+		{"CAGR %", pct(m.CAGRPct)},
+		{"Annual return %", pct(m.AnnReturnPct)},
+		{"Annual volatility %", pct(m.AnnVolPct)},
+		{"Sharpe", num(m.Sharpe)},
+		{"Sortino", num(m.Sortino)},
+		{"Calmar", num(m.Calmar)},
+		{"Max drawdown %", pct(m.MaxDrawdownPct)},
+		{"Max drawdown duration", m.MaxDrawdownDur},
+		{"Avg drawdown %", pct(m.AvgDrawdownPct)},
+		{"Trades", strconv.Itoa(m.Trades)},
+		{"Win rate %", pct(m.WinRatePct)},
+		{"Best trade %", pct(m.BestTradePct)},
+		{"Worst trade %", pct(m.WorstTradePct)},
+		{"Avg trade %", pct(m.AvgTradePct)},
+		{"Profit factor", num(m.ProfitFactor)},
+		{"Expectancy", m.Expectancy},
+		{"SQN", num(m.SQN)},
+		{"Avg trade duration", m.AvgTradeDuration},
+		{"Max trade duration", m.MaxTradeDuration},
+		{"Fees paid", m.FeesPaid},
+		{"Volume traded", m.Volume},
+		{"Rate budget wait", m.BudgetWait},
+	}
+	for _, rule := range sortedKeys(m.Rejected) {
+		rows = append(rows, [2]string{"Rejected: " + rule, strconv.Itoa(m.Rejected[rule])})
+	}
+	for _, s := range r.Stopped {
+		rows = append(rows, [2]string{"Stopped", s})
+	}
+	for _, row := range rows {
+		fmt.Fprintf(tw, "%s\t%s\n", row[0], row[1])
+	}
+	return tw.Flush()
+}
+
+func pct(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+func num(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+
+func sortedKeys(m map[string]int) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// WriteTradesCSV writes the round trips, one per row.
+func (r Report) WriteTradesCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"symbol", "entry_time", "exit_time", "qty", "entry_price", "exit_price", "fees", "pnl", "return_pct"}); err != nil {
+		return err
+	}
+	for _, t := range r.Trades {
+		if err := cw.Write([]string{t.Symbol, t.EntryTime, t.ExitTime, t.Qty, t.EntryPrice, t.ExitPrice, t.Fees, t.PnL,
+			strconv.FormatFloat(t.ReturnPct, 'f', -1, 64)}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteEquityCSV writes the equity curve: one row per bar with the time,
+// the exact equity, the drawdown from the running peak in percent and
+// whether a position was held.
+func WriteEquityCSV(w io.Writer, curve []EquityPoint) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"time", "equity", "drawdown_pct", "exposed"}); err != nil {
+		return err
+	}
+	for _, p := range curve {
+		if err := cw.Write([]string{stamp(p.Time), p.Equity.String(), strconv.FormatFloat(p.Drawdown*100, 'f', 6, 64),
+			strconv.FormatBool(p.Exposed)}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
