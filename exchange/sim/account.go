@@ -24,6 +24,7 @@ type account struct {
 	trades    []exchange.OwnTrade
 	events    []exchange.OrderEvent
 	tokDeduct bool
+	kyc       string // KYC level, "1" to "4"; empty reads as "1"
 	budget    *exchange.Budget
 }
 

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/exchange/sim"
 )
 
 // request is one parsed, authenticated request as a handler sees it.
@@ -45,6 +46,7 @@ type Options struct {
 
 // Server is an http.Handler serving the interface.
 type Server struct {
+	x        *sim.Exchange // the exchange served; nil in protocol-only tests
 	clock    exchange.Clock
 	log      *slog.Logger
 	routes   map[string]*exchange.Endpoint // "METHOD /path"

@@ -1,0 +1,388 @@
+package simserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/exchange/sim"
+)
+
+// routeSpot installs the handlers of the spot account and trade endpoints.
+func (s *Server) routeSpot() {
+	h := s.handlers
+	h[exchange.EpKYCStatus] = s.kycStatus
+	h[exchange.EpUID] = func(r *request) (any, *apiError) { return map[string]string{"uid": r.key.UID}, nil }
+	h[exchange.EpSelfSymbols] = s.selfSymbols
+	h[exchange.EpTestOrder] = s.testOrder
+	h[exchange.EpNewOrder] = s.newOrder
+	h[exchange.EpBatchOrders] = s.batchOrders
+	h[exchange.EpCancelOrder] = s.cancelOrder
+	h[exchange.EpCancelOpenOrders] = s.cancelOpenOrders
+	h[exchange.EpQueryOrder] = s.queryOrder
+	h[exchange.EpOpenOrders] = s.openOrders
+	h[exchange.EpAllOrders] = s.allOrders
+	h[exchange.EpAccount] = s.account
+	h[exchange.EpMyTrades] = s.myTrades
+	h[exchange.EpSetTokDeduct] = s.setTokDeduct
+	h[exchange.EpGetTokDeduct] = s.getTokDeduct
+	h[exchange.EpTradeFee] = s.tradeFee
+	s.routeSTP()
+}
+
+// port is the trading port of the key's account.
+func (s *Server) port(r *request) *sim.Port { return s.x.As(r.key.UID) }
+
+// window parses startTime and endTime; endTime may not precede startTime.
+func window(p *params) (start, end time.Time, err *apiError) {
+	if start, err = p.millis("startTime"); err != nil {
+		return
+	}
+	if end, err = p.millis("endTime"); err != nil {
+		return
+	}
+	if !start.IsZero() && !end.IsZero() && end.Before(start) {
+		err = badParam(exchange.CodeParameterError, "endTime is before startTime")
+	}
+	return
+}
+
+func (s *Server) kycStatus(r *request) (any, *apiError) {
+	st, err := s.port(r).KYCStatus(context.Background())
+	if err != nil {
+		return nil, simErr(err)
+	}
+	return map[string]string{"status": st}, nil
+}
+
+func (s *Server) selfSymbols(r *request) (any, *apiError) {
+	syms, err := s.port(r).SelfSymbols(context.Background())
+	if err != nil {
+		return nil, simErr(err)
+	}
+	return struct {
+		Code int      `json:"code"`
+		Data []string `json:"data"`
+		Msg  *string  `json:"msg"`
+	}{0, syms, nil}, nil
+}
+
+// parseOrder reads an order's parameters with the spec's codes: 44444 for a
+// missing symbol, side or type, 33333 for a malformed value. The symbol's
+// rules (amounts, precision, prices) are the simulator's to check.
+func parseOrder(p *params) (exchange.NewOrder, *apiError) {
+	var o exchange.NewOrder
+	var err *apiError
+	if o.Symbol, err = p.required("symbol"); err != nil {
+		return o, err
+	}
+	side, err := p.required("side")
+	if err != nil {
+		return o, err
+	}
+	if o.Side = exchange.Side(side); !o.Side.Valid() {
+		return o, badParam(exchange.CodeParameterError, "parameter side: %q is not BUY or SELL", side)
+	}
+	typ, err := p.required("type")
+	if err != nil {
+		return o, err
+	}
+	if typ == "LIMIT_ORDER" { // the reference's batch sample (facts file)
+		typ = string(exchange.TypeLimit)
+	}
+	if o.Type = exchange.OrderType(typ); !o.Type.Valid() {
+		return o, badParam(exchange.CodeParameterError, "parameter type: %q is not an order type", typ)
+	}
+	if o.Quantity, err = p.dec("quantity"); err != nil {
+		return o, err
+	}
+	if o.QuoteOrderQty, err = p.dec("quoteOrderQty"); err != nil {
+		return o, err
+	}
+	if o.Price, err = p.dec("price"); err != nil {
+		return o, err
+	}
+	if o.NewClientOrderID = p.str("newClientOrderId"); len(o.NewClientOrderID) > 32 {
+		return o, badParam(exchange.CodeParameterError, "parameter newClientOrderId: longer than 32 characters")
+	}
+	if o.STPMode = exchange.STPMode(p.str("stpMode")); !o.STPMode.Valid() {
+		return o, badParam(exchange.CodeParameterError, "parameter stpMode: %q is not cancel_maker, cancel_taker or cancel_both", o.STPMode)
+	}
+	return o, nil
+}
+
+func (s *Server) testOrder(r *request) (any, *apiError) {
+	o, perr := parseOrder(r.p)
+	if perr != nil {
+		return nil, perr
+	}
+	if err := s.port(r).TestOrder(context.Background(), o); err != nil {
+		return nil, simErr(err)
+	}
+	return struct{}{}, nil
+}
+
+func (s *Server) newOrder(r *request) (any, *apiError) {
+	o, perr := parseOrder(r.p)
+	if perr != nil {
+		return nil, perr
+	}
+	ack, err := s.port(r).PlaceOrder(context.Background(), o)
+	if err != nil {
+		return nil, simErr(err)
+	}
+	return toAckWire(ack), nil
+}
+
+// maxBatch is the most orders one batch may carry.
+const maxBatch = 20
+
+// batchOrders places up to 20 orders of one symbol. The list arrives as
+// the JSON text of an array of objects; an item that cannot be parsed is
+// refused on its own, as an item the simulator refuses is.
+func (s *Server) batchOrders(r *request) (any, *apiError) {
+	text, perr := r.p.required("batchOrders")
+	if perr != nil {
+		return nil, perr
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal([]byte(text), &raws); err != nil {
+		return nil, badParam(exchange.CodeParameterError, "parameter batchOrders: not a JSON array: %v", err)
+	}
+	if len(raws) == 0 || len(raws) > maxBatch {
+		return nil, badParam(exchange.CodeParameterError, "parameter batchOrders: %d orders; a batch holds 1 to %d", len(raws), maxBatch)
+	}
+	out := make([]batchItemWire, len(raws))
+	var orders []exchange.NewOrder
+	var at []int
+	for i, raw := range raws {
+		ip := &params{vals: map[string]string{}}
+		if perr := ip.fromJSON(bytes.TrimSpace(raw)); perr != nil {
+			out[i] = batchItemWire{Code: perr.code, Msg: "batchOrders[" + itoa(i) + "]: " + perr.msg}
+			continue
+		}
+		o, perr := parseOrder(ip)
+		if perr != nil {
+			out[i] = batchItemWire{NewClientOrderID: ip.str("newClientOrderId"), Code: perr.code, Msg: perr.msg}
+			continue
+		}
+		orders, at = append(orders, o), append(at, i)
+	}
+	if len(orders) > 0 {
+		res, err := s.port(r).PlaceBatch(context.Background(), orders)
+		if err != nil {
+			return nil, simErr(err)
+		}
+		for k, br := range res {
+			i := at[k]
+			if br.Ack == nil {
+				out[i] = batchItemWire{NewClientOrderID: br.ClientOrderID, Code: br.Code, Msg: br.Msg}
+				continue
+			}
+			l := int64(-1)
+			out[i] = batchItemWire{Symbol: br.Ack.Symbol, OrderID: br.Ack.OrderID, OrderListID: &l, NewClientOrderID: br.Ack.ClientOrderID}
+		}
+	}
+	return out, nil
+}
+
+func itoa(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
+
+// orderRef reads symbol and orderId or origClientOrderId (700004 when
+// neither is sent).
+func orderRef(p *params) (symbol, orderID, clientID string, err *apiError) {
+	if symbol, err = p.required("symbol"); err != nil {
+		return
+	}
+	orderID, clientID = p.str("orderId"), p.str("origClientOrderId")
+	if orderID == "" && clientID == "" {
+		err = badParam(exchange.CodeOrderIDMissing, "Param 'origClientOrderId' or 'orderId' must be sent, but both were empty/null!")
+	}
+	return
+}
+
+func (s *Server) cancelOrder(r *request) (any, *apiError) {
+	sym, id, cid, perr := orderRef(r.p)
+	if perr != nil {
+		return nil, perr
+	}
+	o, err := s.port(r).CancelOrder(context.Background(), exchange.CancelOrderRequest{Symbol: sym, OrderID: id, OrigClientOrderID: cid,
+		NewClientOrderID: r.p.str("newClientOrderId")})
+	if err != nil {
+		return nil, simErr(err)
+	}
+	return toCancelWire(o, false), nil
+}
+
+func (s *Server) cancelOpenOrders(r *request) (any, *apiError) {
+	sym, perr := r.p.required("symbol")
+	if perr != nil {
+		return nil, perr
+	}
+	os, err := s.port(r).CancelOpenOrders(context.Background(), sym)
+	if err != nil {
+		return nil, simErr(err)
+	}
+	out := make([]cancelWire, len(os))
+	for i, o := range os {
+		out[i] = toCancelWire(o, true)
+	}
+	return out, nil
+}
+
+func (s *Server) queryOrder(r *request) (any, *apiError) {
+	sym, id, cid, perr := orderRef(r.p)
+	if perr != nil {
+		return nil, perr
+	}
+	o, err := s.port(r).QueryOrder(context.Background(), exchange.QueryOrderRequest{Symbol: sym, OrderID: id, OrigClientOrderID: cid})
+	if err != nil {
+		return nil, simErr(err)
+	}
+	return queryOrderWire(o), nil
+}
+
+func ordersWire(os []exchange.Order) []orderWire {
+	out := make([]orderWire, len(os))
+	for i, o := range os {
+		out[i] = toOrderWire(o)
+	}
+	return out
+}
+
+func (s *Server) openOrders(r *request) (any, *apiError) {
+	sym := r.p.str("symbol")
+	if sym != "" && !s.x.HasSymbol(sym) {
+		return nil, badParam(exchange.CodeInvalidSymbol, "invalid symbol %q", sym)
+	}
+	os, err := s.port(r).OpenOrders(context.Background(), sym)
+	if err != nil {
+		return nil, simErr(err)
+	}
+	return ordersWire(os), nil
+}
+
+func (s *Server) allOrders(r *request) (any, *apiError) {
+	sym, perr := r.p.required("symbol")
+	if perr != nil {
+		return nil, perr
+	}
+	limit, perr := r.p.limit("limit", 500, 1000)
+	if perr != nil {
+		return nil, perr
+	}
+	start, end, perr := window(r.p)
+	if perr != nil {
+		return nil, perr
+	}
+	if !s.x.HasSymbol(sym) {
+		return nil, badParam(exchange.CodeInvalidSymbol, "invalid symbol %q", sym)
+	}
+	os, err := s.port(r).AllOrders(context.Background(), exchange.AllOrdersRequest{Symbol: sym, Start: start, End: end, Limit: limit})
+	if err != nil {
+		return nil, simErr(err)
+	}
+	return ordersWire(os), nil
+}
+
+func (s *Server) account(r *request) (any, *apiError) {
+	a, err := s.port(r).Account(context.Background())
+	if err != nil {
+		return nil, simErr(err)
+	}
+	return toAccountWire(a), nil
+}
+
+func (s *Server) myTrades(r *request) (any, *apiError) {
+	sym, perr := r.p.required("symbol")
+	if perr != nil {
+		return nil, perr
+	}
+	limit, perr := r.p.limit("limit", 100, 100)
+	if perr != nil {
+		return nil, perr
+	}
+	start, end, perr := window(r.p)
+	if perr != nil {
+		return nil, perr
+	}
+	if !s.x.HasSymbol(sym) {
+		return nil, badParam(exchange.CodeInvalidSymbol, "invalid symbol %q", sym)
+	}
+	ts, err := s.port(r).MyTrades(context.Background(), exchange.MyTradesRequest{Symbol: sym, OrderID: r.p.str("orderId"),
+		Start: start, End: end, Limit: limit})
+	if err != nil {
+		return nil, simErr(err)
+	}
+	out := make([]tradeWire, len(ts))
+	for i, t := range ts {
+		out[i] = toTradeWire(t)
+	}
+	return out, nil
+}
+
+func tokWire(now time.Time, on bool) envelopeWire {
+	return envelope(now, struct {
+		Enable bool `json:"tokDeductEnable"`
+	}{on})
+}
+
+func (s *Server) setTokDeduct(r *request) (any, *apiError) {
+	on, present, perr := r.p.bool("tokDeductEnable")
+	if perr != nil {
+		return nil, perr
+	}
+	if !present {
+		return nil, badParam(exchange.CodeParameterNull, "parameter tokDeductEnable cannot be null")
+	}
+	got, err := s.port(r).SetTokDeduct(context.Background(), on)
+	if err != nil {
+		return nil, simErr(err)
+	}
+	return tokWire(r.now, got), nil
+}
+
+func (s *Server) getTokDeduct(r *request) (any, *apiError) {
+	on, err := s.port(r).TokDeduct(context.Background())
+	if err != nil {
+		return nil, simErr(err)
+	}
+	return tokWire(r.now, on), nil
+}
+
+func (s *Server) tradeFee(r *request) (any, *apiError) {
+	sym, perr := r.p.required("symbol")
+	if perr != nil {
+		return nil, perr
+	}
+	f, err := s.port(r).TradeFee(context.Background(), sym)
+	if err != nil {
+		return nil, simErr(err)
+	}
+	return envelope(r.now, struct {
+		Maker json.Number `json:"makerCommission"`
+		Taker json.Number `json:"takerCommission"`
+	}{number(f.MakerCommission), number(f.TakerCommission)}), nil
+}
+
+// uidList parses a comma-separated list of UIDs.
+func uidList(p *params) ([]string, *apiError) {
+	v, err := p.required("uid")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, u := range strings.Split(v, ",") {
+		if u = strings.TrimSpace(u); u == "" {
+			return nil, badParam(exchange.CodeParameterError, "parameter uid: empty entry in %q", v)
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}
