@@ -1,0 +1,166 @@
+package backtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/strategy"
+)
+
+// WalkForwardOptions configure WalkForward.
+type WalkForwardOptions struct {
+	Params    []Param
+	Objective Objective
+	// Train and Test are the lengths of the in-sample and out-of-sample
+	// windows; the windows roll forward by Test.
+	Train, Test time.Duration
+	Workers     int
+}
+
+// Window is one step of a walk-forward: the best parameters of the
+// in-sample window and their out-of-sample result.
+type Window struct {
+	TrainFrom, TrainTo time.Time
+	TestFrom, TestTo   time.Time
+	Best               Combo
+	TrainScore         float64
+	Test               Metrics
+}
+
+// WalkForwardResult is every window and the aggregate out-of-sample run:
+// the windows' equity curves chained (each scaled to start where the last
+// ended) and their trades together.
+type WalkForwardResult struct {
+	Windows   []Window
+	Aggregate Metrics
+	Curve     []EquityPoint
+	Trades    []Trade
+}
+
+// WalkForward optimises on each in-sample window with a grid sweep, runs
+// the best parameters on the following out-of-sample window, and rolls
+// forward. Each out-of-sample run gets the strategy's warm-up bars from
+// just before its window, so it trades from the window's first bar.
+func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkForwardResult, error) {
+	if o.Train <= 0 || o.Test <= 0 {
+		return nil, errors.New("walkforward: train and test windows must be positive")
+	}
+	if o.Objective == nil || len(o.Params) == 0 {
+		return nil, errors.New("walkforward: need an objective and at least one parameter")
+	}
+	if len(base.Instances) == 0 {
+		return nil, errors.New("walkforward: no strategy instances")
+	}
+	from, to := span(base.Data)
+	if from.Add(o.Train + o.Test).After(to) {
+		return nil, fmt.Errorf("walkforward: the data spans %s, less than one train (%s) plus test (%s) window", to.Sub(from), o.Train, o.Test)
+	}
+	combos := Grid(o.Params)
+	out := &WalkForwardResult{}
+	factor := decimal.NewFromInt(1)
+	fees, volume := decimal.Zero, decimal.Zero
+	for start := from; !start.Add(o.Train + o.Test).After(to); start = start.Add(o.Test) {
+		w := Window{TrainFrom: start, TrainTo: start.Add(o.Train), TestFrom: start.Add(o.Train), TestTo: start.Add(o.Train + o.Test)}
+		train := base
+		train.Data = window(base.Data, w.TrainFrom, w.TrainTo, 0)
+		runs, err := Sweep(ctx, train, SweepOptions{Combos: combos, Objective: o.Objective, Workers: o.Workers})
+		if err != nil {
+			return nil, err
+		}
+		if runs[0].Err != "" {
+			return nil, fmt.Errorf("walkforward: window %s: every run failed; first: %s", stamp(w.TrainFrom), runs[0].Err)
+		}
+		w.Best, w.TrainScore = runs[0].Params, runs[0].Score
+		test := withParams(base, w.Best)
+		warm, err := warmUp(test)
+		if err != nil {
+			return nil, err
+		}
+		test.Data = window(base.Data, w.TestFrom, w.TestTo, warm)
+		res, err := Run(ctx, test)
+		if err != nil {
+			return nil, fmt.Errorf("walkforward: window %s: %w", stamp(w.TestFrom), err)
+		}
+		w.Test = res.Metrics
+		out.Windows = append(out.Windows, w)
+		if len(res.Curve) == 0 {
+			continue
+		}
+		startEq := res.Curve[0].Equity
+		for _, p := range res.Curve {
+			p.Equity = p.Equity.Mul(factor).Round(8)
+			out.Curve = append(out.Curve, p)
+		}
+		if startEq.IsPositive() {
+			factor = factor.Mul(res.Curve[len(res.Curve)-1].Equity).DivRound(startEq, 16)
+		}
+		out.Trades = append(out.Trades, res.Trades...)
+		fees = fees.Add(decimal.RequireFromString(res.Metrics.FeesPaid))
+		volume = volume.Add(decimal.RequireFromString(res.Metrics.Volume))
+	}
+	out.Aggregate = Compute(ComputeInput{Curve: out.Curve, Trades: out.Trades, Fees: fees, Volume: volume})
+	return out, nil
+}
+
+// withParams returns base with the combo set in the first instance's params.
+func withParams(base Spec, c Combo) Spec {
+	s := base
+	s.Instances = append([]strategy.Config(nil), base.Instances...)
+	first := s.Instances[0]
+	first.Params = maps.Clone(first.Params)
+	if first.Params == nil {
+		first.Params = map[string]any{}
+	}
+	maps.Copy(first.Params, c)
+	s.Instances[0] = first
+	return s
+}
+
+// warmUp is the largest warm-up any instance of s asks for.
+func warmUp(s Spec) (int, error) {
+	n := 0
+	for i, cfg := range s.Instances {
+		st, err := s.Registry.New(cfg)
+		if err != nil {
+			return 0, fmt.Errorf("walkforward: strategies[%d]: %w", i, err)
+		}
+		if w, ok := st.(strategy.WarmUpper); ok && w.WarmUp() > n {
+			n = w.WarmUp()
+		}
+	}
+	return n, nil
+}
+
+// span is the first open and last close time over every series.
+func span(data map[string][]exchange.Kline) (from, to time.Time) {
+	for _, ks := range data {
+		if f := ks[0].OpenTime; from.IsZero() || f.Before(from) {
+			from = f
+		}
+		if t := ks[len(ks)-1].CloseTime; t.After(to) {
+			to = t
+		}
+	}
+	return from, to
+}
+
+// window cuts every series to [from, to) plus warm bars before from.
+func window(data map[string][]exchange.Kline, from, to time.Time, warm int) map[string][]exchange.Kline {
+	out := make(map[string][]exchange.Kline, len(data))
+	for sym, ks := range data {
+		lo := len(cut(ks, [2]time.Time{{}, from}))
+		part := cut(ks, [2]time.Time{from, to})
+		if len(part) == 0 {
+			continue
+		}
+		w := min(warm, lo)
+		out[sym] = ks[lo-w : lo+len(part)]
+	}
+	return out
+}

@@ -1,0 +1,280 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spotbot/spotbot/backtest"
+	"github.com/spotbot/spotbot/config"
+	"github.com/spotbot/spotbot/configs"
+	"github.com/spotbot/spotbot/strategies"
+)
+
+// runFlags are the flags shared by run, sweep and walkforward: the config
+// and the overrides of its fields.
+type runFlags struct {
+	config   string
+	from, to string
+	fill     string
+	market   string
+	slippage string
+	out      string
+	noHTML   bool
+}
+
+func (f *runFlags) register(c *cobra.Command) {
+	fs := c.Flags()
+	fs.StringVar(&f.config, "config", "", "configuration file (default: the embedded configs/backtest.yaml)")
+	fs.StringVar(&f.from, "from", "", "first bar, YYYY-MM-DD or RFC 3339 (overrides data.from)")
+	fs.StringVar(&f.to, "to", "", "end of the data, exclusive (overrides data.to)")
+	fs.StringVar(&f.fill, "fill", "", "resting limit fills: trade-through or touch (overrides sim.fill)")
+	fs.StringVar(&f.market, "market", "", "market order fills: next-open or close (overrides sim.market)")
+	fs.StringVar(&f.slippage, "slippage-bps", "", "slippage of market and crossing fills in basis points (overrides sim.slippage_bps)")
+	fs.StringVar(&f.out, "out", "", "report directory (overrides report.dir)")
+	fs.BoolVar(&f.noHTML, "no-html", false, "do not write report.html")
+}
+
+// load reads the configuration with the flags laid over it and builds the
+// backtest spec.
+func (f *runFlags) load() (*config.Config, backtest.Spec, error) {
+	reg := strategies.NewRegistry()
+	over := map[string]any{}
+	for k, v := range map[string]string{"data.from": f.from, "data.to": f.to, "sim.fill": f.fill, "sim.market": f.market,
+		"sim.slippage_bps": f.slippage, "report.dir": f.out} {
+		if v != "" {
+			over[k] = v
+		}
+	}
+	if f.noHTML {
+		over["report.html"] = false
+	}
+	var text []byte
+	name := f.config
+	if name == "" {
+		name = "configs/backtest.yaml (embedded)"
+		var err error
+		if text, err = configs.FS.ReadFile("backtest.yaml"); err != nil {
+			return nil, backtest.Spec{}, err
+		}
+	} else {
+		var err error
+		if text, err = os.ReadFile(f.config); err != nil {
+			return nil, backtest.Spec{}, fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	c, err := config.Load(text, os.Environ(), over, reg)
+	if err != nil {
+		return nil, backtest.Spec{}, fmt.Errorf("%w: %s: %v", errUsage, name, err)
+	}
+	s, err := backtest.FromConfig(c, reg)
+	if err != nil {
+		return nil, backtest.Spec{}, fmt.Errorf("%w: %s: %v", errUsage, name, err)
+	}
+	return c, s, nil
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	root := newRoot(ctx, stdout, stderr)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err != nil && !isRunError(err) {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return err
+}
+
+// runError wraps failures of a run itself, as opposed to cobra's own
+// complaints about the command line.
+type runError struct{ err error }
+
+func (e runError) Error() string { return e.err.Error() }
+func (e runError) Unwrap() error { return e.err }
+
+func isRunError(err error) bool {
+	_, ok := err.(runError)
+	return ok
+}
+
+func wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	return runError{err}
+}
+
+func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
+	var rf runFlags
+	root := &cobra.Command{
+		Use:   "backtest",
+		Short: "Backtest spotbot strategies over historical klines",
+		Long: `backtest runs spotbot strategies over historical klines against the simulated
+exchange, with the same risk gate, precision and fill model as paper trading.
+
+With no command it backtests the built-in smacross strategy on the embedded
+sample data, prints a summary and writes report.html.
+
+Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return wrap(single(c.Context(), &rf, stdout, stderr))
+		},
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	rf.register(root)
+
+	var runF runFlags
+	runCmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run one backtest from a configuration",
+		Example: `  backtest run --config configs/backtest.yaml
+  backtest run --config my.yaml --from 2021-01-01 --fill touch --out reports/`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return wrap(single(c.Context(), &runF, stdout, stderr))
+		},
+	}
+	runF.register(runCmd)
+	root.AddCommand(runCmd, newSweep(stdout, stderr), newWalkForward(stdout, stderr))
+	return root
+}
+
+// single runs one backtest and writes its reports.
+func single(ctx context.Context, rf *runFlags, stdout, stderr io.Writer) error {
+	c, s, err := rf.load()
+	if err != nil {
+		return err
+	}
+	p := newProgress(stderr, "backtest")
+	s.Progress = p.update
+	res, err := backtest.Run(ctx, s)
+	p.finish()
+	if err != nil {
+		return err
+	}
+	title := instancesTitle(c)
+	rep := backtest.NewReport(title, s, res)
+	if err := rep.WriteSummary(stdout); err != nil {
+		return err
+	}
+	return writeReports(c.Report, rep, s, res, stdout)
+}
+
+func instancesTitle(c *config.Config) string {
+	t := ""
+	for i, in := range c.Strategies {
+		if i > 0 {
+			t += ", "
+		}
+		t += in.ID + " (" + in.Name + ")"
+	}
+	return t
+}
+
+// writeReports writes report.json, trades.csv, equity.csv and, unless
+// disabled, report.html into the report directory, and prints their paths.
+func writeReports(rc config.Report, rep backtest.Report, s backtest.Spec, res *backtest.Result, stdout io.Writer) error {
+	dir := rc.Dir
+	if dir == "" {
+		dir = "."
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	files := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"report.json", rep.WriteJSON},
+		{"trades.csv", rep.WriteTradesCSV},
+		{"equity.csv", func(w io.Writer) error { return backtest.WriteEquityCSV(w, res.Curve) }},
+	}
+	if rc.HTML {
+		files = append(files, struct {
+			name  string
+			write func(io.Writer) error
+		}{"report.html", func(w io.Writer) error { return backtest.WriteHTML(w, rep, s, res) }})
+	}
+	fmt.Fprintln(stdout)
+	for _, f := range files {
+		path := filepath.Join(dir, f.name)
+		if err := writeFile(path, f.write); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", path)
+	}
+	return nil
+}
+
+// writeFile writes through a temporary file and renames it into place, so a
+// reader never sees half a report.
+func writeFile(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// progress draws a progress line on a terminal for runs longer than a
+// second, and nothing when stderr is not a terminal.
+type progress struct {
+	w       io.Writer
+	label   string
+	tty     bool
+	start   time.Time
+	shown   bool
+	lastPct int
+}
+
+func newProgress(w io.Writer, label string) *progress {
+	p := &progress{w: w, label: label, start: time.Now(), lastPct: -1}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.tty = true
+		}
+	}
+	return p
+}
+
+func (p *progress) update(done, total int) {
+	if !p.tty || total == 0 || time.Since(p.start) < time.Second {
+		return
+	}
+	pct := done * 100 / total
+	if pct == p.lastPct {
+		return
+	}
+	p.lastPct, p.shown = pct, true
+	const width = 30
+	bar := make([]byte, width)
+	for i := range bar {
+		bar[i] = ' '
+		if i < pct*width/100 {
+			bar[i] = '='
+		}
+	}
+	fmt.Fprintf(p.w, "\r%s [%s] %3d%% %d/%d bars", p.label, bar, pct, done, total)
+}
+
+func (p *progress) finish() {
+	if p.shown {
+		fmt.Fprintln(p.w)
+	}
+}
