@@ -172,7 +172,7 @@ func parseRow(text []byte, line int, iv exchange.Interval, last time.Time) (exch
 	}
 	var vals [5]decimal.Decimal
 	for i := range vals {
-		d, err := parseDecimal(fields[i+1])
+		d, err := ParseDecimal(fields[i+1])
 		if err != nil {
 			return exchange.Kline{}, &RowError{Line: line, Field: fieldNames[i+1], Problem: fmt.Sprintf("%q is not a decimal number", truncate(fields[i+1]))}
 		}
@@ -222,62 +222,6 @@ func Validate(ks []exchange.Kline, iv exchange.Interval) error {
 		}
 	}
 	return nil
-}
-
-// parseDecimal parses plain decimal text ("16713.080000", "-1", "0.5").
-// It refuses exponents, signs other than a leading minus, and empty text,
-// which the format never holds, and is several times cheaper than
-// decimal.NewFromString for the common case of at most 18 digits.
-func parseDecimal(b []byte) (decimal.Decimal, error) {
-	if len(b) == 0 {
-		return decimal.Decimal{}, errors.New("empty")
-	}
-	neg := false
-	s := b
-	if s[0] == '-' {
-		neg = true
-		s = s[1:]
-	}
-	var mant uint64
-	digits, frac := 0, -1
-	for i, c := range s {
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-			if frac >= 0 {
-				frac++
-			}
-			if digits > 18 {
-				return slowDecimal(b)
-			}
-			mant = mant*10 + uint64(c-'0')
-		case c == '.' && frac < 0 && i > 0:
-			frac = 0
-		default:
-			return decimal.Decimal{}, errors.New("invalid")
-		}
-	}
-	if digits == 0 || frac == 0 {
-		return decimal.Decimal{}, errors.New("invalid")
-	}
-	v := int64(mant)
-	if neg {
-		v = -v
-	}
-	exp := int32(0)
-	if frac > 0 {
-		exp = -int32(frac)
-	}
-	return decimal.New(v, exp), nil
-}
-
-func slowDecimal(b []byte) (decimal.Decimal, error) {
-	for _, c := range b {
-		if c == 'e' || c == 'E' || c == '+' {
-			return decimal.Decimal{}, errors.New("invalid")
-		}
-	}
-	return decimal.NewFromString(string(b))
 }
 
 func truncate(b []byte) string {

@@ -181,8 +181,8 @@ func TestAppendDecimal(t *testing.T) {
 		{dec("0.0000000000000000000000000001"), "0.0000000000000000000000000001"},
 	}
 	for _, tt := range tests {
-		if got := string(appendDecimal(nil, tt.d)); got != tt.want {
-			t.Errorf("appendDecimal(%s) = %s, want %s", tt.d, got, tt.want)
+		if got := string(AppendDecimal(nil, tt.d)); got != tt.want {
+			t.Errorf("AppendDecimal(%s) = %s, want %s", tt.d, got, tt.want)
 		}
 	}
 }
