@@ -1,0 +1,232 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+// fundedWallet is walletExchange with the master holding 2 BTC, 1000 USDT
+// and 100 XRP.
+func fundedWallet(t *testing.T) *Exchange {
+	t.Helper()
+	x := walletExchange(t)
+	for asset, amt := range map[string]string{"BTC": "2", "USDT": "1000", "XRP": "100"} {
+		if err := x.Credit(x.MasterUID(), asset, wdec(amt)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return x
+}
+
+func TestWithdrawStatusProgression(t *testing.T) {
+	t.Parallel()
+	x := fundedWallet(t)
+	p := x.Master()
+	id, err := p.Withdraw(exchange.WithdrawRequest{Coin: "BTC", Network: "BTC", Address: "bc1qdest", Amount: wdec("1.2"),
+		WithdrawOrderID: "mine-1", Remark: "rent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id != "1" {
+		t.Errorf("id %q", id)
+	}
+	if got := strings.SplitN(dumpState(x), "\n", 2)[0]; got != "1000: BTC=0.7995/0 USDT=1000/0 XRP=100/0 addrs=0 book=0" {
+		t.Errorf("amount plus fee not debited: %s", got)
+	}
+	tx := "0x" + walletDigest("withdraw", "1")
+	steps := []struct {
+		after   time.Duration
+		status  exchange.WithdrawStatus
+		updated time.Duration
+		txID    string
+		confirm int
+	}{
+		{0, exchange.WithdrawApply, 0, "", 0},
+		{59 * time.Second, exchange.WithdrawApply, 0, "", 0},
+		{time.Minute, exchange.WithdrawAuditing, time.Minute, "", 0},
+		{2 * time.Minute, exchange.WithdrawWait, 2 * time.Minute, "", 0},
+		{5 * time.Minute, exchange.WithdrawProcessing, 5 * time.Minute, tx, 0},
+		{6 * time.Minute, exchange.WithdrawWaitPackaging, 6 * time.Minute, tx, 0},
+		{7 * time.Minute, exchange.WithdrawWaitConfirm, 7 * time.Minute, tx, 0},
+		{10 * time.Minute, exchange.WithdrawSuccess, 10 * time.Minute, tx, 2},
+		{time.Hour, exchange.WithdrawSuccess, 10 * time.Minute, tx, 2},
+	}
+	for _, s := range steps {
+		x.SetTime(wT0.Add(s.after))
+		h, err := p.WithdrawHistory(exchange.HistoryRequest{})
+		if err != nil || len(h) != 1 {
+			t.Fatalf("at %s: %v %+v", s.after, err, h)
+		}
+		want := exchange.WithdrawRecord{ID: "1", WithdrawOrderID: "mine-1", TxID: s.txID, Coin: "BTC", Network: "BTC", Address: "bc1qdest",
+			Amount: wdec("1.2"), Status: s.status, TransactionFee: wdec("0.0005"), ConfirmNo: s.confirm, ApplyTime: wT0,
+			UpdateTime: wT0.Add(s.updated), Remark: "rent", TransHash: s.txID, CoinID: walletDigest("coin", "BTC")[:32],
+			VcoinID: walletDigest("coin", "BTC")[:32]}
+		if fmt.Sprint(h[0]) != fmt.Sprint(want) {
+			t.Errorf("at %s:\n got %+v\nwant %+v", s.after, h[0], want)
+		}
+	}
+}
+
+func TestWithdrawRefusals(t *testing.T) {
+	t.Parallel()
+	x := fundedWallet(t)
+	p := x.Master()
+	wd := func(r exchange.WithdrawRequest) func() error {
+		return func() error { _, err := p.Withdraw(r); return err }
+	}
+	btc := func(amount string) exchange.WithdrawRequest {
+		return exchange.WithdrawRequest{Coin: "BTC", Network: "BTC", Address: "bc1q", Amount: wdec(amount)}
+	}
+	with := func(r exchange.WithdrawRequest, edit func(*exchange.WithdrawRequest)) exchange.WithdrawRequest {
+		edit(&r)
+		return r
+	}
+	checkRefusals(t, x, []refusal{
+		{"empty coin", wd(with(btc("1"), func(r *exchange.WithdrawRequest) { r.Coin = "" })), exchange.CodeCurrencyNull},
+		{"unknown coin", wd(with(btc("1"), func(r *exchange.WithdrawRequest) { r.Coin = "NOPE" })), exchange.CodeCurrencyNotExist},
+		{"unknown network", wd(with(btc("1"), func(r *exchange.WithdrawRequest) { r.Network = "TRC20" })), exchange.CodeParameterError},
+		{"old network name on the new endpoint", wd(with(btc("1"), func(r *exchange.WithdrawRequest) { r.Network = "BSC" })), exchange.CodeParameterError},
+		{"wrong contract", wd(with(btc("1"), func(r *exchange.WithdrawRequest) { r.Network, r.ContractAddress = "BEP20(BSC)", "0xother" })), exchange.CodeParameterError},
+		{"disabled", wd(exchange.WithdrawRequest{Coin: "DIS", Address: "a", Amount: wdec("1")}), exchange.CodeTransferDisabled},
+		{"no address", wd(with(btc("1"), func(r *exchange.WithdrawRequest) { r.Address = "" })), exchange.CodeParameterNull},
+		{"memo required", wd(exchange.WithdrawRequest{Coin: "XRP", Address: "r1", Amount: wdec("30")}), exchange.CodeParameterNull},
+		{"remark too long", wd(with(btc("1"), func(r *exchange.WithdrawRequest) { r.Remark = strings.Repeat("r", 101) })), exchange.CodeRemarkTooLong},
+		{"zero", wd(btc("0")), exchange.CodeAmountNotPositive},
+		{"negative", wd(btc("-1")), exchange.CodeAmountNotPositive},
+		{"too many decimals", wd(btc("1.000000001")), exchange.CodeAmountTooManyDecimals},
+		{"below minimum", wd(btc("0.0009")), exchange.CodeAmountWrong},
+		{"above maximum", wd(btc("10.1")), exchange.CodeAmountWrong},
+		{"not the integer multiple", wd(exchange.WithdrawRequest{Coin: "USDT", Address: "T1", Amount: wdec("10.5")}), exchange.CodeAmountWrong},
+		{"amount plus fee above balance", wd(btc("1.9996")), exchange.CodeInsufficientBalance},
+		{"contract on withdraw/apply", func() error {
+			_, err := p.WithdrawApply(with(btc("1"), func(r *exchange.WithdrawRequest) { r.ContractAddress = "0xbtc" }))
+			return err
+		}, exchange.CodeParameterError},
+	})
+	if err := x.RequireSavedAddresses(x.MasterUID(), true); err != nil {
+		t.Fatal(err)
+	}
+	checkRefusals(t, x, []refusal{{"address not saved", wd(btc("1")), exchange.CodeWithdrawAddressInvalid}})
+	if err := x.SaveWithdrawAddress(x.MasterUID(), exchange.WithdrawAddress{Coin: "BTC", Network: "BTC", Address: "bc1q"}); err != nil {
+		t.Fatal(err)
+	}
+	// The whole balance less the fee is allowed, to the saved address.
+	if _, err := p.Withdraw(btc("1.9995")); err != nil {
+		t.Fatalf("withdrawal of the balance less the fee: %v", err)
+	}
+	if got := strings.SplitN(dumpState(x), "\n", 2)[0]; got != "1000: USDT=1000/0 XRP=100/0 addrs=0 book=1" {
+		t.Errorf("after the full withdrawal: %s", got)
+	}
+}
+
+func TestWithdrawApplyAndCancel(t *testing.T) {
+	t.Parallel()
+	x := fundedWallet(t)
+	p := x.Master()
+	// The previous endpoint finds the network by its old name.
+	id, err := p.WithdrawApply(exchange.WithdrawRequest{Coin: "BTC", Network: "BSC", Address: "0xdest", Amount: wdec("0.5")})
+	if err != nil || id != "1" {
+		t.Fatalf("withdraw/apply: %q %v", id, err)
+	}
+	late, err := p.Withdraw(exchange.WithdrawRequest{Coin: "XRP", Address: "rDest", Memo: "77", Amount: wdec("20")})
+	if err != nil || late != "2" {
+		t.Fatalf("withdraw: %q %v", late, err)
+	}
+	if got := strings.SplitN(dumpState(x), "\n", 2)[0]; got != "1000: BTC=1.49999/0 USDT=1000/0 XRP=79.75/0 addrs=0 book=0" {
+		t.Errorf("after two withdrawals: %s", got)
+	}
+	x.Advance(2*time.Minute + 59*time.Second) // WAIT: still cancellable
+	if got, err := p.CancelWithdraw("1"); err != nil || got != "1" {
+		t.Fatalf("cancel in WAIT: %q %v", got, err)
+	}
+	if got := strings.SplitN(dumpState(x), "\n", 2)[0]; got != "1000: BTC=2/0 USDT=1000/0 XRP=79.75/0 addrs=0 book=0" {
+		t.Errorf("cancel did not refund amount and fee: %s", got)
+	}
+	x.Advance(3 * time.Minute) // withdrawal 2 is PROCESSING now
+	h, _ := p.WithdrawHistory(exchange.HistoryRequest{})
+	if len(h) != 2 || h[0].ID != "2" || h[0].Status != exchange.WithdrawProcessing || h[1].ID != "1" || h[1].Status != exchange.WithdrawCancel ||
+		!h[1].UpdateTime.Equal(wT0.Add(2*time.Minute+59*time.Second)) || h[1].Network != "BEP20(BSC)" {
+		t.Errorf("history: %+v", h)
+	}
+	cancelled, _ := p.WithdrawHistory(exchange.HistoryRequest{Status: int(exchange.WithdrawCancel)})
+	if len(cancelled) != 1 || cancelled[0].ID != "1" {
+		t.Errorf("status filter: %+v", cancelled)
+	}
+	other := x.CreateAccount("other")
+	checkRefusals(t, x, []refusal{
+		{"already cancelled", func() error { _, err := p.CancelWithdraw("1"); return err }, exchange.CodeOperationNotAllowed},
+		{"processing", func() error { _, err := p.CancelWithdraw("2"); return err }, exchange.CodeOperationNotAllowed},
+		{"unknown", func() error { _, err := p.CancelWithdraw("99"); return err }, exchange.CodeRecordNotExist},
+		{"another account's", func() error { _, err := x.As(other).CancelWithdraw("2"); return err }, exchange.CodeRecordNotExist},
+		{"empty id", func() error { _, err := p.CancelWithdraw(""); return err }, exchange.CodeParameterNull},
+	})
+}
+
+func TestWithdrawAddressBook(t *testing.T) {
+	t.Parallel()
+	x := walletExchange(t)
+	uid := x.MasterUID()
+	for i := 1; i <= 25; i++ {
+		if err := x.SaveWithdrawAddress(uid, exchange.WithdrawAddress{Coin: "BTC", Network: "BTC", Address: fmt.Sprintf("bc1q%02d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := x.SaveWithdrawAddress(uid, exchange.WithdrawAddress{Coin: "XRP", Network: "XRP", Address: "rX", AddressTag: "9", Memo: "9"}); err != nil {
+		t.Fatal(err)
+	}
+	p := x.Master()
+	page := func(coin string, pg, limit int) string {
+		r, err := p.WithdrawAddresses(coin, pg, limit)
+		if err != nil {
+			return fmt.Sprintf("code %d", codeOfErr(err))
+		}
+		var a []string
+		for _, w := range r.Addresses {
+			a = append(a, w.Address)
+		}
+		return fmt.Sprintf("%d/%d of %d: %s", r.Page, r.TotalPages, r.TotalRecords, strings.Join(a, ","))
+	}
+	tests := []struct {
+		coin        string
+		page, limit int
+		want        string
+	}{
+		{"", 0, 0, "1/2 of 26: bc1q01,bc1q02,bc1q03,bc1q04,bc1q05,bc1q06,bc1q07,bc1q08,bc1q09,bc1q10,bc1q11,bc1q12,bc1q13,bc1q14,bc1q15,bc1q16,bc1q17,bc1q18,bc1q19,bc1q20"},
+		{"", 2, 0, "2/2 of 26: bc1q21,bc1q22,bc1q23,bc1q24,bc1q25,rX"},
+		{"BTC", 3, 10, "3/3 of 25: bc1q21,bc1q22,bc1q23,bc1q24,bc1q25"},
+		{"BTC", 4, 10, "4/3 of 25: "},
+		{"XRP", 1, 5, "1/1 of 1: rX"},
+		{"USDT", 1, 5, "1/0 of 0: "},
+		{"NOPE", 1, 5, "code 10232"},
+		{"", 1, 101, "code 33333"},
+		{"", -1, 5, "code 33333"},
+	}
+	for _, tt := range tests {
+		if got := page(tt.coin, tt.page, tt.limit); got != tt.want {
+			t.Errorf("%q page %d limit %d: %s, want %s", tt.coin, tt.page, tt.limit, got, tt.want)
+		}
+	}
+	checkRefusals(t, x, []refusal{
+		{"duplicate", func() error {
+			return x.SaveWithdrawAddress(uid, exchange.WithdrawAddress{Coin: "BTC", Network: "BTC", Address: "bc1q01"})
+		}, 0},
+		{"unknown coin", func() error {
+			return x.SaveWithdrawAddress(uid, exchange.WithdrawAddress{Coin: "NOPE", Network: "BTC", Address: "a"})
+		}, exchange.CodeCurrencyNotExist},
+		{"bad network", func() error {
+			return x.SaveWithdrawAddress(uid, exchange.WithdrawAddress{Coin: "BTC", Network: "XRP", Address: "a"})
+		}, exchange.CodeParameterError},
+		{"no address", func() error { return x.SaveWithdrawAddress(uid, exchange.WithdrawAddress{Coin: "BTC", Network: "BTC"}) }, exchange.CodeParameterNull},
+		{"unknown user", func() error {
+			return x.SaveWithdrawAddress("42", exchange.WithdrawAddress{Coin: "BTC", Network: "BTC", Address: "a"})
+		}, exchange.CodeUserNotExist},
+	})
+	if err := x.SaveWithdrawAddress(uid, exchange.WithdrawAddress{Coin: "BTC", Network: "BTC", Address: "bc1q01"}); err == nil ||
+		err.Error() != "sim: address bc1q01 of BTC on BTC is already saved" {
+		t.Errorf("duplicate: %v", err)
+	}
+}
