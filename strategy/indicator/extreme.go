@@ -8,8 +8,8 @@ package indicator
 // new value first removes the smaller values behind it, and the front
 // leaves when it falls out of the window. Each value enters and leaves the
 // deque once, so an update is O(1) amortised (O(n) at worst). The deque
-// lives in a ring of n slots allocated by the constructor; it never holds
-// more than n values.
+// lives in a fixed ring allocated by the constructor; it never holds more
+// than n values.
 type Max struct{ d deque }
 
 // NewMax returns a rolling maximum over n values; n must be at least 1.
@@ -40,7 +40,7 @@ func (m *Max) Value() float64 {
 }
 
 // Period returns n.
-func (m *Max) Period() int { return len(m.d.vals) }
+func (m *Max) Period() int { return m.d.n }
 
 // Reset forgets all values.
 func (m *Max) Reset() { m.d.reset() }
@@ -78,55 +78,49 @@ func (m *Min) Value() float64 {
 }
 
 // Period returns n.
-func (m *Min) Period() int { return len(m.d.vals) }
+func (m *Min) Period() int { return m.d.n }
 
 // Reset forgets all values.
 func (m *Min) Reset() { m.d.reset() }
 
-// deque is a double-ended queue of (arrival number, value) pairs in a ring
-// of n slots, holding a decreasing run of values: the sliding-window
-// maximum.
+// deque is a double-ended queue of (arrival number, value) pairs holding a
+// decreasing run of values: the sliding-window maximum of the last n
+// values. It lives in a ring whose size is the power of two at or above n,
+// so positions wrap with a mask; head and tail count up for ever and are
+// masked on use.
 type deque struct {
 	vals []float64
 	seqs []int // arrival number of each value
-	head int   // slot of the front
-	size int
+	mask int
+	n    int
+	head int // position of the front
+	tail int // position after the back
 	seen int // values pushed so far
 }
 
 func newDeque(n int) deque {
-	return deque{vals: make([]float64, n), seqs: make([]int, n)}
+	size := 1
+	for size < n {
+		size <<= 1
+	}
+	return deque{vals: make([]float64, size), seqs: make([]int, size), mask: size - 1, n: n}
 }
 
 func (d *deque) push(v float64) {
-	n := len(d.vals)
-	if d.size > 0 && d.seqs[d.head] <= d.seen-n {
-		if d.head++; d.head == n {
-			d.head = 0
-		}
-		d.size--
+	if d.head != d.tail && d.seqs[d.head&d.mask] <= d.seen-d.n {
+		d.head++
 	}
-	for d.size > 0 {
-		back := d.head + d.size - 1
-		if back >= n {
-			back -= n
-		}
-		if d.vals[back] > v {
-			break
-		}
-		d.size--
+	for d.tail != d.head && d.vals[(d.tail-1)&d.mask] <= v {
+		d.tail--
 	}
 	// After expiring the front, at most n−1 values of the window remain,
 	// so there is always a free slot.
-	slot := d.head + d.size
-	if slot >= n {
-		slot -= n
-	}
-	d.vals[slot], d.seqs[slot] = v, d.seen
-	d.size++
+	i := d.tail & d.mask
+	d.vals[i], d.seqs[i] = v, d.seen
+	d.tail++
 	d.seen++
 }
 
-func (d *deque) ready() bool    { return d.seen >= len(d.vals) }
-func (d *deque) front() float64 { return d.vals[d.head] }
-func (d *deque) reset()         { d.head, d.size, d.seen = 0, 0, 0 }
+func (d *deque) ready() bool    { return d.seen >= d.n }
+func (d *deque) front() float64 { return d.vals[d.head&d.mask] }
+func (d *deque) reset()         { d.head, d.tail, d.seen = 0, 0, 0 }

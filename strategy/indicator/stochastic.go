@@ -8,10 +8,22 @@ package indicator
 //
 // %K is defined by update n and %D (and Ready) by update n+d−1.
 type Stochastic struct {
-	high *Max
-	low  *Min
-	d    *SMA
+	// The deques and the SMA are held by value and driven directly: the
+	// update is on the per-bar path and the wrappers' checks are redundant
+	// here.
+	high deque // highs
+	low  deque // negated lows
 	k    float64
+
+	// %D is the mean of the last d %K values, kept in a ring with a plain
+	// running sum. %K lies in [0, 100], so the sum cannot lose a scale the
+	// way a price sum can, and it is recomputed from the ring each time the
+	// ring wraps, which keeps rounding from accumulating (O(d) once every d
+	// updates).
+	ks     []float64
+	kNext  int
+	kCount int
+	kSum   float64
 }
 
 // NewStochastic returns a stochastic oscillator over n bars with %D the
@@ -23,10 +35,7 @@ func NewStochastic(n, d int) (*Stochastic, error) {
 	if d < 1 {
 		return nil, periodError("NewStochastic", "d", d, 1)
 	}
-	hi, _ := NewMax(n)
-	lo, _ := NewMin(n)
-	sd, _ := NewSMA(d)
-	return &Stochastic{high: hi, low: lo, d: sd}, nil
+	return &Stochastic{high: newDeque(n), low: newDeque(n), ks: make([]float64, d)}, nil
 }
 
 // Update adds a bar. A bar with a non-finite field is ignored.
@@ -34,24 +43,37 @@ func (s *Stochastic) Update(high, low, close float64) {
 	if !finite(high) || !finite(low) || !finite(close) {
 		return
 	}
-	s.high.Update(high)
-	s.low.Update(low)
-	if !s.high.Ready() {
+	s.high.push(high)
+	s.low.push(-low)
+	if !s.high.ready() {
 		return
 	}
-	lo := s.low.Value()
+	lo := -s.low.front()
 	s.k = 0
-	if r := s.high.Value() - lo; r != 0 {
+	if r := s.high.front() - lo; r != 0 {
 		s.k = (close - lo) / r * 100
 	}
-	s.d.Update(s.k)
+	if s.kCount == len(s.ks) {
+		s.kSum -= s.ks[s.kNext]
+	} else {
+		s.kCount++
+	}
+	s.kSum += s.k
+	s.ks[s.kNext] = s.k
+	if s.kNext++; s.kNext == len(s.ks) {
+		s.kNext = 0
+		s.kSum = 0
+		for _, k := range s.ks[:s.kCount] {
+			s.kSum += k
+		}
+	}
 }
 
 // KReady reports whether %K is defined (n bars have arrived).
-func (s *Stochastic) KReady() bool { return s.high.Ready() }
+func (s *Stochastic) KReady() bool { return s.high.ready() }
 
 // Ready reports whether %K and %D are both defined.
-func (s *Stochastic) Ready() bool { return s.d.Ready() }
+func (s *Stochastic) Ready() bool { return s.kCount == len(s.ks) }
 
 // Value returns %K, or 0 before KReady.
 func (s *Stochastic) Value() float64 { return s.k }
@@ -60,12 +82,16 @@ func (s *Stochastic) Value() float64 { return s.k }
 func (s *Stochastic) K() float64 { return s.k }
 
 // D returns %D, or 0 before Ready.
-func (s *Stochastic) D() float64 { return s.d.Value() }
+func (s *Stochastic) D() float64 {
+	if !s.Ready() {
+		return 0
+	}
+	return s.kSum / float64(len(s.ks))
+}
 
 // Reset forgets all bars.
 func (s *Stochastic) Reset() {
-	s.high.Reset()
-	s.low.Reset()
-	s.d.Reset()
-	s.k = 0
+	s.high.reset()
+	s.low.reset()
+	s.k, s.kNext, s.kCount, s.kSum = 0, 0, 0, 0
 }

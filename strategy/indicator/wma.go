@@ -1,5 +1,7 @@
 package indicator
 
+import "math"
+
 // WMA is the linearly weighted moving average of the last n values: the
 // newest has weight n, the oldest weight 1, divided by n(n+1)/2. Its first
 // value is defined by the n-th update.
@@ -39,7 +41,12 @@ func (w *WMA) Update(v float64) {
 		// While filling, the values already held keep their weights 1..count.
 		w.count++
 	}
-	w.weighted.add(float64(w.count) * v)
+	// The product's rounding error goes into the compensation too:
+	// W is never recomputed, so an error left in it would stay for ever.
+	c := float64(w.count)
+	p := c * v
+	w.weighted.add(p)
+	w.weighted.c += math.FMA(c, v, -p)
 	w.sum.add(v)
 	w.buf[w.next] = v
 	if w.next++; w.next == n {
