@@ -27,6 +27,8 @@ func New(x *sim.Exchange, o Options) (*Server, error) {
 	s.x = x
 	s.routeMarket()
 	s.routeSpot()
+	s.routeWallet()
+	s.routeSub()
 	return s, nil
 }
 
