@@ -276,3 +276,19 @@ func balancesN(n int) []exchange.Balance {
 	}
 	return out
 }
+
+// withTarget stops migrations at version v, to build old databases.
+func withTarget(v int) Option { return func(o *options) { o.target = v } }
+
+const time1h = time.Hour
+
+func sampleKlines(n int) []exchange.Kline {
+	out := make([]exchange.Kline, n)
+	for i := range out {
+		open := t0.Truncate(time.Hour).Add(time.Duration(i) * time.Hour)
+		p := decimal.New(int64(40000+i), 0)
+		out[i] = exchange.Kline{OpenTime: open, Open: p, High: p.Add(dec("10.50")), Low: p.Sub(dec("9.25")), Close: p.Add(dec("1.125")),
+			Volume: dec("12.3400"), QuoteVolume: dec("493600.5"), CloseTime: open.Add(time.Hour - time.Millisecond)}
+	}
+	return out
+}
