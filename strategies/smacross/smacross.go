@@ -1,0 +1,203 @@
+// Package smacross is a long-only moving-average crossover strategy for
+// spot markets.
+//
+// On each closed bar it updates a fast and a slow moving average of the
+// close. When the fast average crosses above the slow one and the instance
+// holds nothing, it buys at market; when it crosses below and the instance
+// holds a position, it sells the whole position at market. While an order
+// of the symbol is open it places no other.
+//
+// Parameters (defaults in brackets):
+//
+//	fast:      fast period [10]
+//	slow:      slow period, > fast [30]
+//	ma:        "sma" or "ema" [sma]
+//	fraction:  share of the free quote balance spent on a buy, in (0, 1] [0.95]
+//	quantity:  fixed base quantity per buy; when set, fraction is not used [0]
+//
+// Example:
+//
+//	strategies:
+//	  - name: smacross
+//	    id: btc-cross
+//	    symbols: [BTCUSDT]
+//	    interval: 1h
+//	    params: {fast: 10, slow: 30, ma: ema, fraction: 0.5}
+package smacross
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/strategy"
+	"github.com/spotbot/spotbot/strategy/indicator"
+)
+
+// Name is the registered name.
+const Name = "smacross"
+
+// Params are the strategy's parameters.
+type Params struct {
+	Fast     int             `koanf:"fast"`
+	Slow     int             `koanf:"slow"`
+	MA       string          `koanf:"ma"`
+	Fraction decimal.Decimal `koanf:"fraction"`
+	Quantity decimal.Decimal `koanf:"quantity"`
+}
+
+// Defaults returns the default parameters.
+func Defaults() Params {
+	return Params{Fast: 10, Slow: 30, MA: "sma", Fraction: decimal.RequireFromString("0.95")}
+}
+
+// Validate checks the parameters, naming the field at fault.
+func (p Params) Validate() error {
+	switch {
+	case p.Fast < 1:
+		return errors.New("fast: must be at least 1")
+	case p.Slow <= p.Fast:
+		return errors.New("fast: must be < slow")
+	case p.MA != "sma" && p.MA != "ema":
+		return fmt.Errorf("ma: %q must be sma or ema", p.MA)
+	case p.Quantity.IsNegative():
+		return errors.New("quantity: must not be negative")
+	case p.Quantity.IsZero() && (!p.Fraction.IsPositive() || p.Fraction.GreaterThan(decimal.NewFromInt(1))):
+		return errors.New("fraction: must be in (0, 1]")
+	}
+	return nil
+}
+
+// New builds an instance from its configuration.
+func New(cfg strategy.Config) (strategy.Strategy, error) {
+	p := Defaults()
+	if err := strategy.DecodeParams(cfg.Params, &p); err != nil {
+		return nil, err
+	}
+	if len(cfg.Symbols) == 0 {
+		return nil, errors.New("symbols: smacross needs at least one symbol")
+	}
+	s := &Strategy{p: p, books: map[string]*book{}}
+	for _, sym := range cfg.Symbols {
+		b := &book{}
+		var err error
+		if p.MA == "ema" {
+			b.fast, err = indicator.NewEMA(p.Fast)
+			if err == nil {
+				b.slow, err = indicator.NewEMA(p.Slow)
+			}
+		} else {
+			b.fast, err = indicator.NewSMA(p.Fast)
+			if err == nil {
+				b.slow, err = indicator.NewSMA(p.Slow)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+		s.books[sym] = b
+	}
+	return s, nil
+}
+
+// average is the part of an indicator the strategy uses.
+type average interface {
+	Update(v float64)
+	Value() float64
+	Ready() bool
+}
+
+// book is the per-symbol state.
+type book struct {
+	fast, slow average
+	above      bool // fast was above slow at the previous ready bar
+	primed     bool // a previous ready bar exists
+}
+
+// Strategy is a smacross instance.
+type Strategy struct {
+	p     Params
+	books map[string]*book
+}
+
+// WarmUp asks for enough history to fill the slow average.
+func (s *Strategy) WarmUp() int { return s.p.Slow }
+
+// OnKline implements strategy.Strategy.
+func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
+	b := s.books[bar.Symbol]
+	if b == nil {
+		return nil
+	}
+	c := bar.Close.InexactFloat64()
+	b.fast.Update(c)
+	b.slow.Update(c)
+	if !b.fast.Ready() || !b.slow.Ready() {
+		return nil
+	}
+	above := b.fast.Value() > b.slow.Value()
+	crossed := b.primed && above != b.above
+	b.above, b.primed = above, true
+	if !crossed || ctx.WarmingUp() || len(ctx.OpenOrders(bar.Symbol)) > 0 {
+		return nil
+	}
+	if above {
+		return s.buy(ctx, bar.Symbol)
+	}
+	return s.sell(ctx, bar.Symbol)
+}
+
+func (s *Strategy) buy(ctx strategy.Context, symbol string) error {
+	info, err := ctx.Rules(symbol)
+	if err != nil {
+		return err
+	}
+	// A holding too small to sell (the residue of a fee paid in the base
+	// asset) does not count as a position.
+	if ctx.Position(symbol).Qty.Mul(ctx.LastPrice(symbol)).GreaterThanOrEqual(info.MinNotional(exchange.TypeMarket)) {
+		return nil
+	}
+	o := exchange.NewOrder{Symbol: symbol, Side: exchange.SideBuy, Type: exchange.TypeMarket}
+	if s.p.Quantity.IsPositive() {
+		o.Quantity = info.FloorQty(s.p.Quantity)
+		if o.Quantity.Mul(ctx.LastPrice(symbol)).LessThan(info.MinNotional(exchange.TypeMarket)) {
+			return nil
+		}
+	} else {
+		o.QuoteOrderQty = info.FloorQuote(ctx.Balance(info.QuoteAsset).Free.Mul(s.p.Fraction))
+		if o.QuoteOrderQty.LessThan(info.MinNotional(exchange.TypeMarket)) || !o.QuoteOrderQty.IsPositive() {
+			ctx.Log().Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", o.QuoteOrderQty.String())
+			return nil
+		}
+	}
+	_, err = ctx.Place(o)
+	return ignoreRefusal(err)
+}
+
+func (s *Strategy) sell(ctx strategy.Context, symbol string) error {
+	info, err := ctx.Rules(symbol)
+	if err != nil {
+		return err
+	}
+	qty := info.FloorQty(ctx.Position(symbol).Qty)
+	if free := info.FloorQty(ctx.Balance(info.BaseAsset).Free); qty.GreaterThan(free) {
+		qty = free
+	}
+	if !qty.IsPositive() || qty.Mul(ctx.LastPrice(symbol)).LessThan(info.MinNotional(exchange.TypeMarket)) {
+		return nil
+	}
+	_, err = ctx.Place(exchange.NewOrder{Symbol: symbol, Side: exchange.SideSell, Type: exchange.TypeMarket, Quantity: qty})
+	return ignoreRefusal(err)
+}
+
+// ignoreRefusal keeps a refused order from stopping the instance: the
+// runtime has recorded and counted the refusal, and the next signal tries
+// again.
+func ignoreRefusal(err error) error {
+	if err == nil || strategy.IsRefusal(err) {
+		return nil
+	}
+	return err
+}
