@@ -32,7 +32,14 @@ type driver struct {
 	next  []int           // next bar index per symbol
 	last  []decimal.Decimal
 	first []decimal.Decimal // first trading close per symbol
-	steps []decimal.Decimal // quantity step per symbol
+	// Float shadows of the ledger and closes for the per-bar equity; a
+	// symbol is valued only when quoted in the valuation asset.
+	valued []bool
+	lastF  []float64
+	baseF  []float64
+	stepF  []float64
+	quoteF float64
+	peak   float64
 
 	// holdings is the account derived from the starting balances and the
 	// fills: the engine's own ledger, checked against the exchange's at
@@ -49,15 +56,19 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	d.last = make([]decimal.Decimal, n)
 	d.first = make([]decimal.Decimal, n)
 	total := 0
-	d.steps = make([]decimal.Decimal, n)
+	d.valued, d.lastF, d.baseF, d.stepF = make([]bool, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	for i, sym := range d.symbols {
 		d.feeds[i] = strategy.Feed{Symbol: sym, Interval: d.s.Interval}
-		d.steps[i] = decimal.New(1, -d.rules[i].QtyScale())
+		d.stepF[i] = decimal.New(1, -d.rules[i].QtyScale()).InexactFloat64()
 		total += len(d.s.Data[sym])
 	}
 	d.holdings = map[string]decimal.Decimal{}
 	for a, v := range d.s.Balances {
 		d.holdings[a] = v
+	}
+	d.quoteF = d.holdings[d.quote].InexactFloat64()
+	for i := range d.symbols {
+		d.baseF[i] = d.holdings[d.rules[i].BaseAsset].InexactFloat64()
 	}
 	warm := d.rt.WarmUp()
 	d.curve = make([]EquityPoint, 0, total/n+1)
@@ -109,6 +120,8 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 		for _, i := range at {
 			k := d.s.Data[d.symbols[i]][d.next[i]]
 			d.last[i] = k.Close
+			d.lastF[i] = k.Close.InexactFloat64()
+			d.valued[i] = d.rules[i].QuoteAsset == d.quote
 			if !warmed && d.next[i] < warm {
 				d.rt.DeliverWarmUp(ctx, d.feeds[i], d.s.Data[d.symbols[i]][d.next[i]:d.next[i]+1])
 			} else {
@@ -146,26 +159,45 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 }
 
 // sample folds new fills into the ledger and appends the equity at the
-// current closes.
+// current closes. The value is computed in float64 every bar; the exact
+// decimal only at the first point and at each new peak (the last point is
+// done in result), which is all the reports show exactly.
 func (d *driver) sample() {
 	for ; d.applied < len(d.journal.fills); d.applied++ {
 		d.apply(&d.journal.fills[d.applied])
 	}
-	eq := d.holdings[d.quote]
+	v := d.quoteF
 	exposed := false
 	for i := range d.symbols {
-		r := &d.rules[i]
-		q := d.holdings[r.BaseAsset]
-		if q.IsZero() || d.last[i].IsZero() || r.QuoteAsset != d.quote {
+		q := d.baseF[i]
+		if q == 0 || !d.valued[i] {
 			continue
 		}
-		eq = eq.Add(q.Mul(d.last[i]))
-		// A residue below the quantity step cannot be sold: not exposure.
-		if q.GreaterThanOrEqual(d.steps[i]) {
-			exposed = true
+		v += q * d.lastF[i]
+		if q >= d.stepF[i] {
+			exposed = true // a residue below the quantity step cannot be sold
 		}
 	}
-	d.curve = append(d.curve, EquityPoint{Time: d.clock.t, Equity: eq, Exposed: exposed})
+	p := EquityPoint{Time: d.clock.t, Value: v, Exposed: exposed}
+	if len(d.curve) == 0 || v > d.peak {
+		p.Equity = d.exact()
+		d.peak = v
+	}
+	d.curve = append(d.curve, p)
+}
+
+// exact is the account's equity in the quote asset at the current closes.
+func (d *driver) exact() decimal.Decimal {
+	eq := d.holdings[d.quote]
+	for i := range d.symbols {
+		if !d.valued[i] {
+			continue
+		}
+		if q := d.holdings[d.rules[i].BaseAsset]; !q.IsZero() {
+			eq = eq.Add(q.Mul(d.last[i]))
+		}
+	}
+	return eq
 }
 
 // apply folds one fill into the ledger.
@@ -184,6 +216,10 @@ func (d *driver) apply(f *Fill) {
 	if f.CommissionAsset != "" {
 		d.holdings[f.CommissionAsset] = d.holdings[f.CommissionAsset].Sub(f.Commission)
 	}
+	d.quoteF = d.holdings[d.quote].InexactFloat64()
+	for i := range d.symbols {
+		d.baseF[i] = d.holdings[d.rules[i].BaseAsset].InexactFloat64()
+	}
 }
 
 func (d *driver) rule(symbol string) *exchange.SymbolInfo {
@@ -199,6 +235,13 @@ func (d *driver) rule(symbol string) *exchange.SymbolInfo {
 func (d *driver) result(ctx context.Context) (*Result, error) {
 	for ; d.applied < len(d.journal.fills); d.applied++ {
 		d.apply(&d.journal.fills[d.applied])
+	}
+	if n := len(d.curve); n > 0 {
+		// The last point is the ledger at the last closes, fills of the
+		// final Sync included.
+		last := &d.curve[n-1]
+		last.Equity = d.exact()
+		last.Value = last.Equity.InexactFloat64()
 	}
 	acct, err := d.x.Master().Account(ctx)
 	if err != nil {

@@ -125,8 +125,13 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	}
 	j := newJournal()
 	clock := &simClock{t: start}
+	// The runtime values the account each bar only for the kill switch.
+	valuation := ""
+	if s.Risk.MaxDrawdown.IsPositive() || s.Risk.MaxDailyLoss.IsPositive() {
+		valuation = quote
+	}
 	rt, err := strategy.New(strategy.Options{Trader: x.Master(), Gate: gate, Journal: j, Clock: clock, Logger: log,
-		BaseInterval: s.Interval, Valuation: quote})
+		BaseInterval: s.Interval, Valuation: valuation})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
 	}

@@ -3,6 +3,7 @@ package backtest
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -101,7 +102,7 @@ func limit(sym string, side exchange.Side, qty, price string) exchange.NewOrder 
 func curveText(c []EquityPoint) string {
 	parts := make([]string, len(c))
 	for i, p := range c {
-		parts[i] = p.Equity.String()
+		parts[i] = strconv.FormatFloat(p.Value, 'f', 6, 64)
 	}
 	return strings.Join(parts, " ")
 }
@@ -142,7 +143,7 @@ func TestMarketOrdersFillAtNextOpen(t *testing.T) {
 		t.Errorf("fills\n got %s\nwant %s", got, wantFills)
 	}
 	// Equity at each close: 1000; 898 + 0.998×102; 898 + 0.998×105; 1007.56044.
-	if got, want := curveText(res.Curve), "1000 999.796 1002.79 1007.56044"; got != want {
+	if got, want := curveText(res.Curve), "1000.000000 999.796000 1002.790000 1007.560440"; got != want {
 		t.Errorf("curve %q, want %q", got, want)
 	}
 	if got := res.Balances["USDT"].String() + " " + res.Balances["BTC"].String(); got != "1007.56044 0" {
@@ -289,7 +290,7 @@ func TestMultiSymbolSharedCash(t *testing.T) {
 		t.Errorf("fills %s, want %s", got, want)
 	}
 	// 120 − 102 = 18 USDT and 0.998 BTC at 105.
-	if got, want := curveText(res.Curve), "120 119.796 122.79"; got != want {
+	if got, want := curveText(res.Curve), "120.000000 119.796000 122.790000"; got != want {
 		t.Errorf("curve %q, want %q", got, want)
 	}
 }

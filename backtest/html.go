@@ -185,7 +185,7 @@ func equityCharts(res *Result, s Spec) (chart, chart) {
 	eq := series{t: make([]time.Time, len(res.Curve)), v: make([]float64, len(res.Curve))}
 	dd := series{t: eq.t, v: make([]float64, len(res.Curve))}
 	for i, p := range res.Curve {
-		eq.t[i], eq.v[i] = p.Time, p.Equity.InexactFloat64()
+		eq.t[i], eq.v[i] = p.Time, p.Value
 		dd.v[i] = -p.Drawdown * 100
 	}
 	hold := buyHoldSeries(res, s)
@@ -210,7 +210,7 @@ func buyHoldSeries(res *Result, s Spec) series {
 	if len(res.Curve) == 0 || len(res.BuyHold) == 0 {
 		return series{}
 	}
-	start := res.Curve[0].Equity.InexactFloat64()
+	start := res.Curve[0].Value
 	out := series{t: make([]time.Time, 0, len(res.Curve)), v: make([]float64, 0, len(res.Curve))}
 	type held struct {
 		bars  []exchange.Kline

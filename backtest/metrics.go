@@ -3,6 +3,7 @@ package backtest
 import (
 	"math"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -11,11 +12,25 @@ import (
 )
 
 // EquityPoint is the account's mark-to-market value at a bar's close.
+// Value is what the statistics use; Equity, the exact value, is set where
+// a report shows it (the first and last point and each new peak) and may
+// be zero elsewhere: computing a decimal at every one of a million bars
+// would cost more than the rest of the backtest.
 type EquityPoint struct {
 	Time     time.Time
-	Equity   decimal.Decimal
-	Exposed  bool // some position was held at this point
+	Value    float64
+	Equity   decimal.Decimal // exact; zero where not computed
+	Exposed  bool            // some position was held at this point
 	Drawdown float64
+}
+
+// exact returns the point's exact equity, or its value as text when the
+// exact one was not computed.
+func (p EquityPoint) exact() string {
+	if !p.Equity.IsZero() || p.Value == 0 {
+		return p.Equity.String()
+	}
+	return strconv.FormatFloat(p.Value, 'f', -1, 64)
 }
 
 // Trade is a round trip in one symbol: from a flat position to a position
@@ -185,21 +200,26 @@ func Compute(in ComputeInput) Metrics {
 	m.Start, m.End = c[0].Time, c[len(c)-1].Time
 	dur := m.End.Sub(m.Start)
 	m.Duration = dur.String()
-	first, last := c[0].Equity, c[len(c)-1].Equity
-	m.EquityStart, m.EquityFinal = first.String(), last.String()
-	peak := first
-	exposed := 0
-	for _, p := range c {
-		if p.Equity.GreaterThan(peak) {
-			peak = p.Equity
+	for i := range c {
+		if c[i].Value == 0 && !c[i].Equity.IsZero() {
+			c[i].Value = c[i].Equity.InexactFloat64()
+		}
+	}
+	m.EquityStart, m.EquityFinal = c[0].exact(), c[len(c)-1].exact()
+	peak, exposed := 0, 0
+	for i, p := range c {
+		// An exact tie goes to the later point, which carries the exact
+		// value when the producer only computes it at new peaks.
+		if p.Value > c[peak].Value || (p.Value == c[peak].Value && !p.Equity.IsZero()) {
+			peak = i
 		}
 		if p.Exposed {
 			exposed++
 		}
 	}
-	m.EquityPeak = peak.String()
+	m.EquityPeak = c[peak].exact()
 	m.ExposurePct = 100 * float64(exposed) / float64(len(c))
-	f0, f1 := first.InexactFloat64(), last.InexactFloat64()
+	f0, f1 := c[0].Value, c[len(c)-1].Value
 	if f0 > 0 {
 		m.ReturnPct = (f1/f0 - 1) * 100
 		if years := dur.Hours() / (365.25 * 24); years > 0 && f1 > 0 {
@@ -210,7 +230,7 @@ func Compute(in ComputeInput) Metrics {
 	// Per-period returns.
 	rets := make([]float64, 0, len(c))
 	for i := 1; i < len(c); i++ {
-		a, b := c[i-1].Equity.InexactFloat64(), c[i].Equity.InexactFloat64()
+		a, b := c[i-1].Value, c[i].Value
 		if a > 0 {
 			rets = append(rets, b/a-1)
 		}
@@ -262,12 +282,12 @@ func meanStd(x []float64) (mean, sd float64) {
 // recovery of that peak (or to the end), and the mean depth of the separate
 // drawdown periods.
 func drawdowns(c []EquityPoint) (maxDD float64, maxDur time.Duration, avg float64) {
-	peak := c[0].Equity.InexactFloat64()
+	peak := c[0].Value
 	peakAt := c[0].Time
 	var depth float64 // of the current period
 	var depths []float64
 	for i := range c {
-		v := c[i].Equity.InexactFloat64()
+		v := c[i].Value
 		if v >= peak {
 			if depth > 0 {
 				depths = append(depths, depth)

@@ -181,15 +181,16 @@ func (r Report) WriteTradesCSV(w io.Writer) error {
 }
 
 // WriteEquityCSV writes the equity curve: one row per bar with the time,
-// the exact equity, the drawdown from the running peak in percent and
-// whether a position was held.
+// the equity (to 8 decimals: float64 carries 15 significant digits, far
+// below a cent for any account), the drawdown from the running peak in
+// percent and whether a position was held.
 func WriteEquityCSV(w io.Writer, curve []EquityPoint) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write([]string{"time", "equity", "drawdown_pct", "exposed"}); err != nil {
 		return err
 	}
 	for _, p := range curve {
-		if err := cw.Write([]string{stamp(p.Time), p.Equity.String(), strconv.FormatFloat(p.Drawdown*100, 'f', 6, 64),
+		if err := cw.Write([]string{stamp(p.Time), strconv.FormatFloat(p.Value, 'f', 8, 64), strconv.FormatFloat(p.Drawdown*100, 'f', 6, 64),
 			strconv.FormatBool(p.Exposed)}); err != nil {
 			return err
 		}

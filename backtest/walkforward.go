@@ -94,7 +94,10 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 		}
 		startEq := res.Curve[0].Equity
 		for _, p := range res.Curve {
-			p.Equity = p.Equity.Mul(factor).Round(8)
+			p.Value *= factor.InexactFloat64()
+			if !p.Equity.IsZero() {
+				p.Equity = p.Equity.Mul(factor).Round(8)
+			}
 			out.Curve = append(out.Curve, p)
 		}
 		if startEq.IsPositive() {
