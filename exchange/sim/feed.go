@@ -67,46 +67,56 @@ func (x *Exchange) fillPending(m *market, k exchange.Kline) {
 	}
 }
 
-// fillResting fills resting orders the bar reached. The path within the
-// bar is the conservative one: from the open to the nearer extreme first
-// (open→high→low→close when the high is nearer, else open→low→high→close),
-// so when both sides fill in one bar the order the bar reached first fills
-// first.
+// fillResting fills resting orders the bar reached. When both sides fill
+// in one bar the path within it is the conservative one: from the open to
+// the nearer extreme first (open→high→low→close when the high is nearer,
+// else open→low→high→close), so the order the bar reached first fills
+// first. When one side fills, or none, the path does not matter and is not
+// computed: a bar that fills nothing costs comparisons only.
 func (x *Exchange) fillResting(m *market, k exchange.Kline) {
-	highFirst := k.High.Sub(k.Open).LessThanOrEqual(k.Open.Sub(k.Low))
-	if highFirst {
-		x.fillSide(m, exchange.SideSell, k)
+	buys, sells := x.reaches(m, exchange.SideBuy, k), x.reaches(m, exchange.SideSell, k)
+	switch {
+	case buys && sells:
+		if k.High.Sub(k.Open).LessThanOrEqual(k.Open.Sub(k.Low)) {
+			x.fillSide(m, exchange.SideSell, k)
+			x.fillSide(m, exchange.SideBuy, k)
+			return
+		}
 		x.fillSide(m, exchange.SideBuy, k)
-		return
+		x.fillSide(m, exchange.SideSell, k)
+	case buys:
+		x.fillSide(m, exchange.SideBuy, k)
+	case sells:
+		x.fillSide(m, exchange.SideSell, k)
 	}
-	x.fillSide(m, exchange.SideBuy, k)
-	x.fillSide(m, exchange.SideSell, k)
+}
+
+// reaches reports whether the bar fills the best resting order of side s.
+func (x *Exchange) reaches(m *market, s exchange.Side, k exchange.Kline) bool {
+	touch := x.opts.LimitFill == Touch
+	if s == exchange.SideBuy {
+		if len(m.bids) == 0 {
+			return false
+		}
+		c := k.Low.Cmp(m.bids[0].o.Price)
+		return c < 0 || (c == 0 && touch)
+	}
+	if len(m.asks) == 0 {
+		return false
+	}
+	c := k.High.Cmp(m.asks[0].o.Price)
+	return c > 0 || (c == 0 && touch)
 }
 
 // fillSide fills resting orders of one side, best first, while the bar
 // trades through (or touches) their price.
 func (x *Exchange) fillSide(m *market, s exchange.Side, k exchange.Kline) {
-	touch := x.opts.LimitFill == Touch
-	for {
+	for x.reaches(m, s, k) {
 		var o *order
 		if s == exchange.SideBuy {
-			if len(m.bids) == 0 {
-				return
-			}
 			o = m.bids[0]
-			c := k.Low.Cmp(o.o.Price)
-			if c > 0 || (c == 0 && !touch) {
-				return
-			}
 		} else {
-			if len(m.asks) == 0 {
-				return
-			}
 			o = m.asks[0]
-			c := k.High.Cmp(o.o.Price)
-			if c < 0 || (c == 0 && !touch) {
-				return
-			}
 		}
 		m.remove(o)
 		qty := o.left
