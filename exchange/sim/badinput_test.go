@@ -92,7 +92,9 @@ func TestBadInputChangesNoState(t *testing.T) {
 		{"zero quantity", func() error { return order(func(o *exchange.NewOrder) { o.Quantity = dec("0") }) }, exchange.CodeParameterNull},
 		{"zero price", func() error { return order(func(o *exchange.NewOrder) { o.Price = dec("0") }) }, exchange.CodeParameterNull},
 		{"negative quote amount", func() error {
-			return order(func(o *exchange.NewOrder) { o.Type, o.Price, o.Quantity, o.QuoteOrderQty = exchange.TypeMarket, dec("0"), dec("0"), dec("-5") })
+			return order(func(o *exchange.NewOrder) {
+				o.Type, o.Price, o.Quantity, o.QuoteOrderQty = exchange.TypeMarket, dec("0"), dec("0"), dec("-5")
+			})
 		}, exchange.CodeParameterError},
 		{"too many decimals in the quantity", func() error { return order(func(o *exchange.NewOrder) { o.Quantity = dec("0.00001") }) }, exchange.CodeParameterError},
 		{"too many decimals in the price", func() error { return order(func(o *exchange.NewOrder) { o.Price = dec("19500.001") }) }, exchange.CodeParameterError},
