@@ -166,17 +166,33 @@ func (h *Harness) WarmUp(symbol string, bars ...exchange.Kline) {
 // Begin ends warm-up: it calls the strategy's Start, if it has one.
 func (h *Harness) Begin() { h.RT.Begin(h.t.Context()) }
 
-// Step is one instant of a backtest: the exchange sees the bars (pending
-// orders fill at their open, resting ones along their path), the runtime
-// collects fills, the strategy sees the bars, then due schedules run.
+// Step is one instant of a backtest with one symbol's bar: see StepAll.
 func (h *Harness) Step(symbol string, k exchange.Kline) {
 	h.t.Helper()
-	h.feedExchange(symbol, k)
+	h.StepAll(SymbolBar{symbol, k})
+}
+
+// SymbolBar is a bar of a symbol.
+type SymbolBar struct {
+	Symbol string
+	K      exchange.Kline
+}
+
+// StepAll is one instant of a backtest: the exchange sees the bars (pending
+// orders fill at their open, resting ones along their path), the runtime
+// collects fills, the strategy sees the bars, then due schedules run once.
+func (h *Harness) StepAll(bars ...SymbolBar) {
+	h.t.Helper()
+	for _, b := range bars {
+		h.feedExchange(b.Symbol, b.K)
+	}
 	ctx := h.t.Context()
 	if err := h.RT.Sync(ctx); err != nil {
 		h.t.Fatal(err)
 	}
-	h.RT.OnBar(ctx, strategy.Feed{Symbol: symbol, Interval: h.iv}, k)
+	for _, b := range bars {
+		h.RT.OnBar(ctx, strategy.Feed{Symbol: b.Symbol, Interval: h.iv}, b.K)
+	}
 	h.RT.Tick(ctx, h.clock.Now())
 }
 
