@@ -42,7 +42,7 @@ func (s *Store) RecordFill(ctx context.Context, instance, clientOrderID string, 
 	if t.IsBuyer {
 		side = exchange.SideBuy
 	}
-	res, err := s.w.ExecContext(ctx, `INSERT INTO fills (symbol, trade_id, order_id, client_order_id, instance, side, price,
+	res, err := s.exec(ctx, `INSERT INTO fills (symbol, trade_id, order_id, client_order_id, instance, side, price,
 		qty, quote_qty, commission, commission_asset, maker, self_trade, time_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (symbol, trade_id) DO NOTHING`,
 		t.Symbol, t.ID, t.OrderID, clientOrderID, instance, string(side), decText(t.Price), decText(t.Qty),

@@ -88,7 +88,7 @@ func (s *Store) RecordIntent(ctx context.Context, in strategy.Intent) (created b
 		return false, fmt.Errorf("store: intent %s: unknown order type %q", in.ClientOrderID, o.Type)
 	}
 	at := millis(in.At)
-	res, err := s.w.ExecContext(ctx, `INSERT INTO orders (client_order_id, instance, symbol, side, type, price, quantity,
+	res, err := s.exec(ctx, `INSERT INTO orders (client_order_id, instance, symbol, side, type, price, quantity,
 		quote_quantity, stp_mode, intent, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'recorded', ?, ?)
 		ON CONFLICT (client_order_id) DO NOTHING`,
 		in.ClientOrderID, in.Instance, o.Symbol, string(o.Side), string(o.Type), decText(o.Price), decText(o.Quantity),
@@ -113,7 +113,7 @@ func (s *Store) RecordAck(ctx context.Context, clientOrderID, orderID string, at
 	if orderID == "" {
 		return fmt.Errorf("store: acknowledgement of %s without an order id", clientOrderID)
 	}
-	res, err := s.w.ExecContext(ctx, `UPDATE orders SET
+	res, err := s.exec(ctx, `UPDATE orders SET
 		order_id = CASE WHEN order_id = '' THEN ?1 ELSE order_id END,
 		status = CASE WHEN status = '' THEN 'NEW' ELSE status END,
 		intent = CASE WHEN intent IN ('recorded', 'sent', 'unknown', 'refused') THEN 'acknowledged' ELSE intent END,
@@ -158,7 +158,7 @@ func (s *Store) moveIntent(ctx context.Context, cid, what, set string, from []In
 		q += "?"
 		args = append(args, string(st))
 	}
-	res, err := s.w.ExecContext(ctx, q+")", args...)
+	res, err := s.exec(ctx, q+")", args...)
 	if err != nil {
 		return fmt.Errorf("store: recording %s of %s: %w", what, cid, classify(err))
 	}

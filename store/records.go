@@ -21,7 +21,7 @@ func (s *Store) SaveState(ctx context.Context, instance string, state []byte) er
 	if state == nil {
 		state = []byte{}
 	}
-	_, err := s.w.ExecContext(ctx, `INSERT INTO strategy_state (instance, version, state, updated_ms) VALUES (?1, 1, ?2, ?3)
+	_, err := s.exec(ctx, `INSERT INTO strategy_state (instance, version, state, updated_ms) VALUES (?1, 1, ?2, ?3)
 		ON CONFLICT (instance) DO UPDATE SET version = version + 1, state = ?2, updated_ms = ?3`,
 		instance, state, s.clock.Now().UnixMilli())
 	if err != nil {
@@ -91,7 +91,7 @@ func (s *Store) RecordJobRun(ctx context.Context, r JobRun) (int64, error) {
 	if !r.OK {
 		outcome = "error"
 	}
-	res, err := s.w.ExecContext(ctx, `INSERT INTO job_runs (job, instance, scheduled_ms, start_ms, end_ms, outcome, details)
+	res, err := s.exec(ctx, `INSERT INTO job_runs (job, instance, scheduled_ms, start_ms, end_ms, outcome, details)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, r.Job, r.Instance, millis(r.Scheduled), millis(r.Start), millis(r.End), outcome, r.Details)
 	if err != nil {
 		return 0, fmt.Errorf("store: recording a run of %s: %w", r.Job, classify(err))

@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite"
@@ -57,6 +58,9 @@ type Store struct {
 	w     *sql.DB // one connection: SQLite has one writer at a time
 	r     *sql.DB // read-only pool; the same as w in memory
 	clock exchange.Clock
+
+	mu    sync.Mutex
+	stmts map[string]*sql.Stmt // the writer's hot statements, prepared once
 }
 
 type options struct {
@@ -193,6 +197,12 @@ func dsn(o options, wal, ro bool) string {
 // transactions with synchronous=NORMAL and a power loss).
 func (s *Store) Close() error {
 	var errs []error
+	s.mu.Lock()
+	for _, st := range s.stmts {
+		errs = append(errs, st.Close())
+	}
+	s.stmts = nil
+	s.mu.Unlock()
 	if s.r != nil && s.r != s.w {
 		errs = append(errs, s.r.Close())
 	}
@@ -200,6 +210,26 @@ func (s *Store) Close() error {
 		errs = append(errs, s.w.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// exec runs a write statement outside a transaction, preparing it on
+// first use: parsing the SQL costs as much as running a small insert.
+func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	s.mu.Lock()
+	st, ok := s.stmts[query]
+	if !ok {
+		var err error
+		if st, err = s.w.PrepareContext(ctx, query); err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		if s.stmts == nil {
+			s.stmts = map[string]*sql.Stmt{}
+		}
+		s.stmts[query] = st
+	}
+	s.mu.Unlock()
+	return st.ExecContext(ctx, args...)
 }
 
 // Path returns the database's path.
