@@ -119,9 +119,7 @@ func DefaultCoin(coin string) Coin {
 }
 
 func (w *walletState) addCoin(c Coin) {
-	cc := c
-	cc.Networks = append([]Network(nil), c.Networks...)
-	w.coins[c.Coin] = &cc
+	w.coins[c.Coin] = &c
 	w.coinNames = w.coinNames[:0]
 	for k := range w.coins {
 		w.coinNames = append(w.coinNames, k)
@@ -194,6 +192,7 @@ func (x *Exchange) SetCoins(coins []Coin) error {
 	w.coins = map[string]*Coin{}
 	w.coinNames = nil
 	for _, c := range coins {
+		c.Networks = append([]Network(nil), c.Networks...) // the caller's slice stays as given
 		for j := range c.Networks {
 			n := &c.Networks[j]
 			n.Coin = c.Coin

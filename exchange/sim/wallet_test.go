@@ -153,6 +153,13 @@ func TestDefaultCoinsFromSymbols(t *testing.T) {
 func TestCoinConfig(t *testing.T) {
 	t.Parallel()
 	x := walletExchange(t)
+	in := testCoins()
+	if err := x.SetCoins(in); err != nil {
+		t.Fatal(err)
+	}
+	if n := in[0].Networks[1].Network; n.Coin != "" || n.Name != "" {
+		t.Errorf("SetCoins changed the caller's config: %+v", n)
+	}
 	cfg, err := x.Master().CoinConfig()
 	if err != nil {
 		t.Fatal(err)

@@ -35,6 +35,7 @@ type withdrawal struct {
 	uid        string
 	rec        exchange.WithdrawRecord // as applied
 	minConfirm int
+	txID       string    // shown from PROCESSING on
 	cancelled  time.Time // zero unless cancelled
 }
 
@@ -51,8 +52,7 @@ func (wd *withdrawal) at(now time.Time) exchange.WithdrawRecord {
 		}
 	}
 	if r.Status >= exchange.WithdrawProcessing {
-		r.TxID = "0x" + walletDigest("withdraw", r.ID)
-		r.TransHash = r.TxID
+		r.TxID, r.TransHash = wd.txID, wd.txID
 	}
 	if r.Status == exchange.WithdrawSuccess {
 		r.ConfirmNo = wd.minConfirm
@@ -126,7 +126,7 @@ func (p *Port) withdraw(ep exchange.EndpointID, r exchange.WithdrawRequest) (str
 	b.free = b.free.Sub(total)
 	id := w.nextID()
 	coinID := walletDigest("coin", c.Coin)[:32]
-	w.withdrawals = append(w.withdrawals, &withdrawal{uid: p.uid, minConfirm: n.MinConfirm, rec: exchange.WithdrawRecord{
+	w.withdrawals = append(w.withdrawals, &withdrawal{uid: p.uid, minConfirm: n.MinConfirm, txID: "0x" + walletDigest("withdraw", id), rec: exchange.WithdrawRecord{
 		ID: id, WithdrawOrderID: r.WithdrawOrderID, Coin: c.Coin, Network: n.NetWork, Address: r.Address, Amount: r.Amount,
 		Status: exchange.WithdrawApply, TransactionFee: n.WithdrawFee, ApplyTime: p.x.now, UpdateTime: p.x.now,
 		Remark: r.Remark, Memo: r.Memo, CoinID: coinID, VcoinID: coinID}})
