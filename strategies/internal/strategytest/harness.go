@@ -204,6 +204,30 @@ func (h *Harness) Deliver(symbol string, k exchange.Kline) {
 	h.RT.OnBar(h.t.Context(), strategy.Feed{Symbol: symbol, Interval: h.iv}, k)
 }
 
+// Tick moves the clock to at and runs the schedules due.
+func (h *Harness) Tick(at time.Time) {
+	h.clock.set(at)
+	h.RT.Tick(h.t.Context(), at)
+}
+
+// Conversions returns the asset lists of the dust conversions sent since
+// the last call.
+func (h *Harness) Conversions() [][]string {
+	h.rec.mu.Lock()
+	defer h.rec.mu.Unlock()
+	out := h.rec.converts
+	h.rec.converts = nil
+	return out
+}
+
+// FailConversions makes every later dust conversion fail with err before
+// it reaches the exchange (nil restores them).
+func (h *Harness) FailConversions(err error) {
+	h.rec.mu.Lock()
+	defer h.rec.mu.Unlock()
+	h.rec.convertErr = err
+}
+
 // Sync collects fills and order updates without a new bar.
 func (h *Harness) Sync() {
 	h.t.Helper()
@@ -270,8 +294,21 @@ func Format(o exchange.NewOrder) string {
 // recorder is the exchange as the runtime sees it, noting every order sent.
 type recorder struct {
 	exchange.Trader
-	mu   sync.Mutex
-	sent []string
+	mu         sync.Mutex
+	sent       []string
+	converts   [][]string
+	convertErr error
+}
+
+func (r *recorder) ConvertDust(ctx context.Context, assets []string) (exchange.DustResult, error) {
+	r.mu.Lock()
+	r.converts = append(r.converts, append([]string(nil), assets...))
+	err := r.convertErr
+	r.mu.Unlock()
+	if err != nil {
+		return exchange.DustResult{}, err
+	}
+	return r.Trader.ConvertDust(ctx, assets)
 }
 
 func (r *recorder) note(o exchange.NewOrder) {
