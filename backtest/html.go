@@ -160,7 +160,7 @@ type chart struct {
 func priceChart(sym string, bars []exchange.Kline, fills []Fill) chart {
 	s := series{t: make([]time.Time, len(bars)), v: make([]float64, len(bars))}
 	for i, k := range bars {
-		s.t[i], s.v[i] = k.CloseTime, k.Close.InexactFloat64()
+		s.t[i], s.v[i] = k.CloseTime.Add(time.Millisecond), k.Close.InexactFloat64() // the close instant
 	}
 	r := s.reduce()
 	a := fitAxes(r)

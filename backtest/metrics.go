@@ -367,6 +367,6 @@ func tradeStats(m *Metrics, trades []Trade) {
 			m.SQN = math.Sqrt(n) * mean / sd
 		}
 	}
-	m.AvgTradeDuration = (sumDur / time.Duration(len(trades))).String()
+	m.AvgTradeDuration = (sumDur / time.Duration(len(trades))).Round(time.Second).String()
 	m.MaxTradeDuration = maxDur.String()
 }

@@ -16,18 +16,18 @@ import (
 // Config is one strategy instance of a configuration.
 type Config struct {
 	// Name is the registered strategy name, e.g. "smacross".
-	Name string `koanf:"name"`
+	Name string `koanf:"name" json:"name"`
 	// ID names this instance; unique within a configuration. It prefixes
 	// the instance's client order ids and keys its state.
-	ID string `koanf:"id"`
+	ID string `koanf:"id" json:"id"`
 	// Symbols the instance trades.
-	Symbols []string `koanf:"symbols"`
+	Symbols []string `koanf:"symbols" json:"symbols"`
 	// Interval of the instance's feeds ("1h" is accepted for 60m).
-	Interval string `koanf:"interval"`
+	Interval string `koanf:"interval" json:"interval"`
 	// Schedule is an optional cron spec for scheduled strategies.
-	Schedule string `koanf:"schedule"`
+	Schedule string `koanf:"schedule" json:"schedule,omitempty"`
 	// Params are the strategy's own parameters, decoded by DecodeParams.
-	Params map[string]any `koanf:"params"`
+	Params map[string]any `koanf:"params" json:"params"`
 }
 
 // Feeds returns the instance's feeds (every symbol at the interval).

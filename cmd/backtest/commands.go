@@ -229,6 +229,9 @@ func writeFile(path string, write func(io.Writer) error) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp makes 0600
+		return err
+	}
 	return os.Rename(tmp.Name(), path)
 }
 
