@@ -145,6 +145,16 @@ func TestSubKeyRefusedOnEverySubAccountEndpoint(t *testing.T) {
 	if n != 8 {
 		t.Errorf("%d sub-account endpoints, want 8", n)
 	}
+	// A key wrongly marked as a main-account key for another account is
+	// still refused: the simulator serves sub-account operations to the
+	// master only.
+	if err := sv.s.AddKey(Key{APIKey: "fakemain", Secret: otherSecret, UID: sv.uids[1], Main: true, Permissions: AllPermissions()}); err != nil {
+		t.Fatal(err)
+	}
+	if st, body := signed(t, sv, "fakemain", otherSecret, "GET", "/api/v3/sub-account/list", ""); st != 401 ||
+		body != `{"code":401,"msg":"sub-account operations need the main account"}` {
+		t.Errorf("main-flagged key of another account: %d %s", st, body)
+	}
 }
 
 // TestPermissionPerEndpoint: for every wallet and sub-account endpoint, a
