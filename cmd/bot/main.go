@@ -47,7 +47,10 @@ const usage = `usage: bot <command> [flags]
 
 commands:
   endpoints   list every endpoint of the exchange interface with its
-              security, permission, weight and rate pools`
+              security, permission, weight and rate pools
+  download    fetch closed klines into the store (resumable)
+  import      load klines from a CSV file into the store
+  export      write stored klines as CSV`
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
@@ -56,6 +59,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "endpoints":
 		return printEndpoints(stdout)
+	case "download":
+		return downloadCmd(ctx, args[1:], stdout, stderr)
+	case "import":
+		return importCmd(ctx, args[1:], stdout, stderr)
+	case "export":
+		return exportCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
 		return nil
