@@ -5,6 +5,9 @@
 // those the exchange marks convertible (no refusal code) and not excluded,
 // and converts them in batches of at most 15 assets, the exchange's limit.
 // The outcome of each asset of the last run is kept in the instance's state.
+// A run that cannot list the candidates (the exchange unreachable, say) is
+// logged and recorded in the state as LastError; the instance keeps its
+// schedule, so the next run tries again.
 //
 // Parameters (defaults in brackets):
 //
@@ -79,6 +82,9 @@ type Strategy struct {
 	// Last is the outcome of every candidate in the latest run.
 	Last    []Outcome `json:"last"`
 	LastRun time.Time `json:"last_run"`
+	// LastError says why the latest run converted nothing, if it failed
+	// before converting.
+	LastError string `json:"last_error,omitempty"`
 }
 
 // OnKline implements strategy.Strategy; dust needs no bars.
@@ -97,11 +103,15 @@ func (s *Strategy) UnmarshalState(b []byte) error { return json.Unmarshal(b, s) 
 
 // Convert lists candidates and converts the eligible ones in batches.
 func (s *Strategy) Convert(ctx strategy.Context, at time.Time) error {
+	s.Last, s.LastRun, s.LastError = nil, at, ""
 	cands, err := ctx.DustCandidates()
 	if err != nil {
-		return fmt.Errorf("dust: listing candidates: %w", err)
+		// A transient failure must not stop a job that runs once a day;
+		// the state records it and the next run tries again.
+		s.LastError = "listing candidates: " + err.Error()
+		ctx.Log().Warn("dust: listing candidates failed", "err", err)
+		return nil
 	}
-	s.Last, s.LastRun = nil, at
 	var eligible []string
 	for _, c := range cands {
 		switch {

@@ -119,6 +119,22 @@ func TestFailedConversionIsRecordedPerAsset(t *testing.T) {
 	}
 }
 
+func TestListingFailureKeepsTheSchedule(t *testing.T) {
+	t.Parallel()
+	h, s := harness(t)
+	h.FailListing(errors.New("connection reset"))
+	h.Tick(strategytest.T0)
+	if h.Stopped() != "" || len(s.Last) != 0 || s.LastError != "listing candidates: connection reset" {
+		t.Fatalf("stopped %q, last %+v, error %q", h.Stopped(), s.Last, s.LastError)
+	}
+	// The next run, an hour later, converts and clears the error.
+	h.FailListing(nil)
+	h.Tick(strategytest.T0.Add(time.Hour))
+	if got := h.Conversions(); len(got) != 2 || s.LastError != "" || len(s.Last) != 21 {
+		t.Fatalf("conversions %q, error %q, %d outcomes", got, s.LastError, len(s.Last))
+	}
+}
+
 func TestStateRoundTrip(t *testing.T) {
 	t.Parallel()
 	s, err := dust.New(strategy.Config{Name: dust.Name, ID: "d"})

@@ -228,6 +228,14 @@ func (h *Harness) FailConversions(err error) {
 	h.rec.convertErr = err
 }
 
+// FailListing makes every later listing of dust candidates fail with err
+// (nil restores it).
+func (h *Harness) FailListing(err error) {
+	h.rec.mu.Lock()
+	defer h.rec.mu.Unlock()
+	h.rec.listErr = err
+}
+
 // Sync collects fills and order updates without a new bar.
 func (h *Harness) Sync() {
 	h.t.Helper()
@@ -298,6 +306,17 @@ type recorder struct {
 	sent       []string
 	converts   [][]string
 	convertErr error
+	listErr    error
+}
+
+func (r *recorder) DustCandidates(ctx context.Context) ([]exchange.DustCandidate, error) {
+	r.mu.Lock()
+	err := r.listErr
+	r.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return r.Trader.DustCandidates(ctx)
 }
 
 func (r *recorder) ConvertDust(ctx context.Context, assets []string) (exchange.DustResult, error) {
