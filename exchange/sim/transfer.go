@@ -190,10 +190,20 @@ func (x *Exchange) findUser(kind, account, areaCode string) (string, error) {
 			}
 		}
 	case "MOBILE":
+		// One number may exist under several area codes: without an area
+		// code such a number is ambiguous, and map order must not decide.
+		var found []string
 		for uid, u := range w.users {
 			if u.mobile == account && (areaCode == "" || u.areaCode == areaCode) {
-				return uid, nil
+				found = append(found, uid)
 			}
+		}
+		switch len(found) {
+		case 1:
+			return found[0], nil
+		case 0:
+		default:
+			return "", apiErr(exchange.CodeParameterError, "mobile %s exists under several area codes; send areaCode", account)
 		}
 	default:
 		return "", apiErr(exchange.CodeParameterError, "toAccountType %q is not EMAIL, UID or MOBILE", kind)

@@ -182,13 +182,17 @@ func TestInternalTransfer(t *testing.T) {
 	if old, _ := p.InternalTransferHistory(exchange.InternalTransferHistoryRequest{}); old.TotalRecords != 0 {
 		t.Errorf("default window keeps %d transfers older than 7 days", old.TotalRecords)
 	}
+	if err := x.SetContact(carol, "", "5550001", "1"); err != nil {
+		t.Fatal(err)
+	}
 	it := func(r exchange.InternalTransferRequest) func() error {
 		return func() error { _, err := p.InternalTransfer(r); return err }
 	}
 	checkRefusals(t, x, []refusal{
 		{"unknown uid", it(exchange.InternalTransferRequest{ToAccountType: "UID", ToAccount: "42", Asset: "USDT", Amount: wdec("1")}), exchange.CodeUserNotExist},
 		{"unknown email", it(exchange.InternalTransferRequest{ToAccountType: "EMAIL", ToAccount: "x@y", Asset: "USDT", Amount: wdec("1")}), exchange.CodeUserNotExist},
-		{"wrong area code", it(exchange.InternalTransferRequest{ToAccountType: "MOBILE", ToAccount: "5550001", AreaCode: "1", Asset: "USDT", Amount: wdec("1")}), exchange.CodeUserNotExist},
+		{"wrong area code", it(exchange.InternalTransferRequest{ToAccountType: "MOBILE", ToAccount: "5550001", AreaCode: "33", Asset: "USDT", Amount: wdec("1")}), exchange.CodeUserNotExist},
+		{"ambiguous mobile", it(exchange.InternalTransferRequest{ToAccountType: "MOBILE", ToAccount: "5550001", Asset: "USDT", Amount: wdec("1")}), exchange.CodeParameterError},
 		{"bad type", it(exchange.InternalTransferRequest{ToAccountType: "NAME", ToAccount: "bob", Asset: "USDT", Amount: wdec("1")}), exchange.CodeParameterError},
 		{"no account", it(exchange.InternalTransferRequest{ToAccountType: "UID", Asset: "USDT", Amount: wdec("1")}), exchange.CodeParameterNull},
 		{"to self", it(exchange.InternalTransferRequest{ToAccountType: "EMAIL", ToAccount: "me@example.com", Asset: "USDT", Amount: wdec("1")}), exchange.CodeTransferAccount},
