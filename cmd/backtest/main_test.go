@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCmd(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(t.Context(), args, &out, &errb)
+	code := exitCode(err, &errb)
+	return out.String(), errb.String(), code
+}
+
+// The README's first command: no arguments backtests smacross on the
+// embedded sample, prints the summary and writes the reports.
+func TestDefaultRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out, errs, code := runCmd(t, "--out", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"Backtest               btc-cross (smacross)", "Equity final           20438.1701753271",
+		"Trades                 91", "wrote " + filepath.Join(dir, "report.html")} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, f := range []string{"report.html", "report.json", "trades.csv", "equity.csv"} {
+		st, err := os.Stat(filepath.Join(dir, f))
+		if err != nil || st.Size() == 0 || st.Mode().Perm() != 0o644 {
+			t.Errorf("%s: %v %v", f, err, st)
+		}
+	}
+}
+
+func TestRunOverridesAndErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out, errs, code := runCmd(t, "run", "--out", dir, "--no-html", "--from", "2021-01-01", "--market", "close")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "Start                  2021-01-02T07:00:00Z") || !strings.Contains(out, "market at signal close") {
+		t.Errorf("overrides not applied:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report.html")); !os.IsNotExist(err) {
+		t.Errorf("report.html written despite --no-html: %v", err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("strategies:\n  - name: smacross\n    id: x\n    symbols: [BTCUSDT]\n    interval: 1h\n    params: {fast: 50, slow: 10}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"bogus"}, exitUsage, `unknown command "bogus"`},
+		{[]string{"run", "--nope"}, exitUsage, "unknown flag: --nope"},
+		{[]string{"run", "--fill", "sideways"}, exitUsage, `sim.fill: "sideways" must be trade-through or touch`},
+		{[]string{"run", "--from", "yesterday"}, exitUsage, `data.from: "yesterday" is neither YYYY-MM-DD nor RFC 3339`},
+		{[]string{"run", "--config", bad}, exitUsage, "fast: must be < slow"},
+		{[]string{"run", "--config", filepath.Join(dir, "missing.yaml")}, exitUsage, "no such file"},
+		{[]string{"sweep"}, exitUsage, "at least one --param is required"},
+		{[]string{"sweep", "--param", "fast=1:2:0"}, exitUsage, "positive step"},
+		{[]string{"sweep", "--param", "fast=5", "--shard", "2/2"}, exitUsage, `--shard "2/2"`},
+		{[]string{"sweep", "--param", "fast=5", "--objective", "luck"}, exitUsage, `objective "luck"`},
+	} {
+		_, errs, code := runCmd(t, tt.args...)
+		if code != tt.code || !strings.Contains(errs, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tt.args, code, errs, tt.code, tt.want)
+		}
+	}
+}
+
+// A sweep split in two shards and merged ranks the same runs as the
+// whole sweep.
+func TestSweepShardsAndMerge(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	params := []string{"--param", "fast=5,10", "--param", "slow=30,50", "--objective", "return"}
+	whole, errs, code := runCmd(t, append([]string{"sweep", "--output", filepath.Join(dir, "all.json")}, params...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for i, shard := range []string{"0/2", "1/2"} {
+		_, errs, code := runCmd(t, append([]string{"sweep", "--shard", shard, "--output", filepath.Join(dir, "s"+string(rune('0'+i))+".json")}, params...)...)
+		if code != exitOK {
+			t.Fatalf("shard %s: exit %d: %s", shard, code, errs)
+		}
+	}
+	merged, errs, code := runCmd(t, "sweep", "merge", filepath.Join(dir, "s0.json"), filepath.Join(dir, "s1.json"))
+	if code != exitOK {
+		t.Fatalf("merge: exit %d: %s", code, errs)
+	}
+	table := func(s string) string { return s[:strings.Index(s, "\n\n")] }
+	if table(merged) != table(whole) {
+		t.Errorf("merged table differs:\n%s\nwhole:\n%s", merged, whole)
+	}
+	if !strings.Contains(merged, "4 runs from 2 files") || !strings.Contains(whole, "fast=10 slow=30") {
+		t.Errorf("merge output:\n%s", merged)
+	}
+	_, errs, code = runCmd(t, "sweep", "merge", filepath.Join(dir, "s0.json"), filepath.Join(dir, "s0.json"))
+	if code != exitError || !strings.Contains(errs, "is also in") {
+		t.Errorf("merging a shard twice: exit %d %q", code, errs)
+	}
+}
+
+func TestWalkForwardCommand(t *testing.T) {
+	t.Parallel()
+	out, errs, code := runCmd(t, "walkforward", "--param", "fast=5,10", "--train", "1440h", "--test", "720h", "--objective", "return")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "2021-01-16  2021-02-15") || !strings.Contains(out, "out of sample, chained: return") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"--help"}, {"run", "--help"}, {"sweep", "--help"}, {"walkforward", "--help"}, {"sweep", "merge", "--help"}} {
+		out, errs, code := runCmd(t, args...)
+		if code != exitOK || !strings.Contains(out, "Usage:") {
+			t.Errorf("%v: exit %d out %q err %q", args, code, out, errs)
+		}
+	}
+}
