@@ -261,7 +261,13 @@ func (x *Exchange) SetContact(uid, email, mobile, areaCode string) error {
 		return apiErr(exchange.CodeUserNotExist, "user %s does not exist", uid)
 	}
 	w := x.wal()
-	for other, u := range w.users {
+	others := make([]string, 0, len(w.users))
+	for other := range w.users {
+		others = append(others, other)
+	}
+	sort.Strings(others) // the same clash always names the same user
+	for _, other := range others {
+		u := w.users[other]
 		if other != uid && (email != "" && u.email == email || mobile != "" && u.mobile == mobile && u.areaCode == areaCode) {
 			return fmt.Errorf("sim: contact %q/%q already belongs to user %s", email, mobile, other)
 		}
