@@ -12,9 +12,11 @@
 //   - a constructor that validates its parameters, such as NewSMA(n) (*SMA, error),
 //     with an error naming the parameter at fault;
 //   - Update(v float64), or Update(high, low, close) for bar-based ones;
-//   - Ready() reports whether enough input has arrived for Value (and the
-//     other outputs) to be defined;
-//   - Value() is the main output; it is 0 until Ready;
+//   - Ready() reports whether enough input has arrived for every output to
+//     be defined;
+//   - Value() is the main output; it is 0 until defined, which is at Ready
+//     except for MACD's line (LineReady) and Stochastic's %K (KReady),
+//     defined a few updates before their signal lines;
 //   - Reset() forgets all input, keeping the parameters and buffers.
 //
 // # Inputs that are not finite

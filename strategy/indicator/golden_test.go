@@ -1,7 +1,12 @@
 package indicator
 
 import (
+	"bytes"
+	"errors"
+	"io/fs"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 )
@@ -100,5 +105,25 @@ func TestGoldenRSIUnrounded(t *testing.T) {
 	}
 	if next != len(rows) {
 		t.Fatalf("compared %d of %d rows", next, len(rows))
+	}
+}
+
+// TestTestdataMatchesSharedData checks that testdata/BTCUSDT-1h.csv is the
+// project's shared copy, byte for byte, where the shared data is present.
+func TestTestdataMatchesSharedData(t *testing.T) {
+	t.Parallel()
+	shared, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "BTCUSDT-1h.csv"))
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skip("../shared/data is absent (it exists for the project's CI and developers only)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, err := os.ReadFile(filepath.Join("testdata", "BTCUSDT-1h.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(local, shared) {
+		t.Errorf("testdata/BTCUSDT-1h.csv (%d bytes) differs from ../shared/data/BTCUSDT-1h.csv (%d bytes)", len(local), len(shared))
 	}
 }
