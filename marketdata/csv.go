@@ -188,22 +188,25 @@ func parseRow(text []byte, line int, iv exchange.Interval, last time.Time) (exch
 }
 
 // check applies the price and volume rules to one bar; Line is left zero.
+// Values are quoted as the file wrote them (trailing zeros kept).
 func check(k exchange.Kline) *RowError {
 	for i, p := range []decimal.Decimal{k.Open, k.High, k.Low, k.Close} {
 		if !p.IsPositive() {
-			return &RowError{Field: fieldNames[i+1], Problem: fmt.Sprintf("%s is not a positive price", p)}
+			return &RowError{Field: fieldNames[i+1], Problem: txt(p) + " is not a positive price"}
 		}
 	}
 	switch {
 	case k.High.LessThan(decimal.Max(k.Open, k.Close)):
-		return &RowError{Field: "high", Problem: fmt.Sprintf("%s is below max(open %s, close %s)", k.High, k.Open, k.Close)}
+		return &RowError{Field: "high", Problem: fmt.Sprintf("%s is below max(open %s, close %s)", txt(k.High), txt(k.Open), txt(k.Close))}
 	case k.Low.GreaterThan(decimal.Min(k.Open, k.Close)):
-		return &RowError{Field: "low", Problem: fmt.Sprintf("%s is above min(open %s, close %s)", k.Low, k.Open, k.Close)}
+		return &RowError{Field: "low", Problem: fmt.Sprintf("%s is above min(open %s, close %s)", txt(k.Low), txt(k.Open), txt(k.Close))}
 	case k.Volume.IsNegative():
-		return &RowError{Field: "volume", Problem: fmt.Sprintf("%s is negative", k.Volume)}
+		return &RowError{Field: "volume", Problem: txt(k.Volume) + " is negative"}
 	}
 	return nil
 }
+
+func txt(d decimal.Decimal) string { return string(AppendDecimal(nil, d)) }
 
 // Validate applies ReadCSV's rules to klines already in memory (for
 // example before exporting them); the error names the bar by its index and

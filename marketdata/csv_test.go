@@ -80,6 +80,7 @@ func TestReadCSVBadRows(t *testing.T) {
 		{"high below open", "1605574800000,13,12,9,11,1", "line 3: high: 12 is below max(open 13, close 11)"},
 		{"high below close", "1605574800000,10,12,9,12.5,1", "line 3: high: 12 is below max(open 10, close 12.5)"},
 		{"low above close", "1605574800000,10,12,9,8.99,1", "line 3: low: 9 is above min(open 10, close 8.99)"},
+		{"values quoted as written", "1605574800000,10.00,12.50,9.10,9.000,1", "line 3: low: 9.10 is above min(open 10.00, close 9.000)"},
 		{"negative volume", "1605574800000,10,12,9,11,-0.1", "line 3: volume: -0.1 is negative"},
 	}
 	for _, tt := range tests {
