@@ -85,16 +85,39 @@ func (x *Exchange) Deposit(uid, coin, network string, amount decimal.Decimal) (e
 	if err := checkAmount(c, amount); err != nil {
 		return exchange.DepositRecord{}, err
 	}
-	addr := w.depositAddress(uid, c, n)
+	return x.creditDeposit(a, c, n, amount, ""), nil
+}
+
+// creditDeposit credits a checked deposit to the account's free balance
+// and records it; an empty txID is derived from the deposit's id.
+func (x *Exchange) creditDeposit(a *account, c *Coin, n *Network, amount decimal.Decimal, txID string) exchange.DepositRecord {
+	w := x.wal()
+	addr := w.depositAddress(a.uid, c, n)
 	id := w.nextID()
+	if txID == "" {
+		txID = "0x" + walletDigest("deposit", id)
+	}
 	confirms := strconv.Itoa(n.MinConfirm)
-	rec := exchange.DepositRecord{Amount: amount, Coin: coin, Network: n.NetWork, Status: exchange.DepositSuccess,
-		Address: addr.Address, AddressTag: addr.Memo, TxID: "0x" + walletDigest("deposit", id), InsertTime: x.now,
+	rec := exchange.DepositRecord{Amount: amount, Coin: c.Coin, Network: n.NetWork, Status: exchange.DepositSuccess,
+		Address: addr.Address, AddressTag: addr.Memo, TxID: txID, InsertTime: x.now,
 		UnlockConfirm: confirms, ConfirmTimes: confirms, Memo: addr.Memo}
-	b := a.bal(coin)
+	b := a.bal(c.Coin)
 	b.free = b.free.Add(amount)
-	w.deposits = append(w.deposits, &depositRec{uid: uid, rec: rec})
-	return rec, nil
+	w.deposits = append(w.deposits, &depositRec{uid: a.uid, rec: rec})
+	return rec
+}
+
+// addressOwner finds the account whose generated deposit address (and
+// memo, where the network uses one) a withdrawal goes to.
+func (w *walletState) addressOwner(c *Coin, n *Network, address, memo string) (string, bool) {
+	for uid, u := range w.users {
+		for _, a := range u.addrs {
+			if a.Coin == c.Coin && a.Network == n.NetWork && a.Address == address && (!n.MemoRequired || a.Memo == memo) {
+				return uid, true // addresses derive from the UID: at most one owner
+			}
+		}
+	}
+	return "", false
 }
 
 // GenerateDepositAddress returns the account's deposit address for a coin

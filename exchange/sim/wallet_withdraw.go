@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/spotbot/spotbot/exchange"
 )
 
@@ -37,13 +39,24 @@ type withdrawal struct {
 	minConfirm int
 	txID       string    // shown from PROCESSING on
 	cancelled  time.Time // zero unless cancelled
+	// inside marks a withdrawal to another account's deposit address:
+	// settled at once, without fee, as transferType 1.
+	inside bool
 }
+
+// insideTxID is the transaction id of inside transfers, which never reach
+// a chain.
+const insideTxID = "Internal transfer"
 
 // at is the record as it stands at now.
 func (wd *withdrawal) at(now time.Time) exchange.WithdrawRecord {
 	r := wd.rec
 	if !wd.cancelled.IsZero() {
 		r.Status, r.UpdateTime = exchange.WithdrawCancel, wd.cancelled
+		return r
+	}
+	if wd.inside {
+		r.Status, r.UpdateTime, r.TxID, r.TransHash = exchange.WithdrawSuccess, r.ApplyTime, wd.txID, wd.txID
 		return r
 	}
 	for _, s := range withdrawSteps {
@@ -118,7 +131,18 @@ func (p *Port) withdraw(ep exchange.EndpointID, r exchange.WithdrawRequest) (str
 	if u.savedOnly && !u.saved(c.Coin, n.NetWork, r.Address, r.Memo) {
 		return "", apiErr(exchange.CodeWithdrawAddressInvalid, "address %s is not in the saved address book", r.Address)
 	}
-	total := r.Amount.Add(n.WithdrawFee)
+	fee := n.WithdrawFee
+	to, inside := w.addressOwner(c, n, r.Address, r.Memo)
+	if inside {
+		if to == p.uid {
+			return "", apiErr(exchange.CodeTransferAccount, "a withdrawal to the account's own deposit address is not supported")
+		}
+		if err := w.frozen(to); err != nil {
+			return "", err
+		}
+		fee = decimal.Zero // inside transfers pay no network fee
+	}
+	total := r.Amount.Add(fee)
 	b := a.bal(c.Coin)
 	if b.free.LessThan(total) {
 		return "", apiErr(exchange.CodeInsufficientBalance, "insufficient balance: %s %s free, %s needed with the fee", b.free, c.Coin, total)
@@ -126,10 +150,15 @@ func (p *Port) withdraw(ep exchange.EndpointID, r exchange.WithdrawRequest) (str
 	b.free = b.free.Sub(total)
 	id := w.nextID()
 	coinID := walletDigest("coin", c.Coin)[:32]
-	w.withdrawals = append(w.withdrawals, &withdrawal{uid: p.uid, minConfirm: n.MinConfirm, txID: "0x" + walletDigest("withdraw", id), rec: exchange.WithdrawRecord{
+	wd := &withdrawal{uid: p.uid, minConfirm: n.MinConfirm, txID: "0x" + walletDigest("withdraw", id), rec: exchange.WithdrawRecord{
 		ID: id, WithdrawOrderID: r.WithdrawOrderID, Coin: c.Coin, Network: n.NetWork, Address: r.Address, Amount: r.Amount,
-		Status: exchange.WithdrawApply, TransactionFee: n.WithdrawFee, ApplyTime: p.x.now, UpdateTime: p.x.now,
-		Remark: r.Remark, Memo: r.Memo, CoinID: coinID, VcoinID: coinID}})
+		Status: exchange.WithdrawApply, TransactionFee: fee, ApplyTime: p.x.now, UpdateTime: p.x.now,
+		Remark: r.Remark, Memo: r.Memo, CoinID: coinID, VcoinID: coinID}}
+	if inside {
+		wd.inside, wd.txID, wd.rec.TransferType = true, insideTxID, 1
+		p.x.creditDeposit(p.x.accounts[to], c, n, r.Amount, insideTxID)
+	}
+	w.withdrawals = append(w.withdrawals, wd)
 	return id, nil
 }
 

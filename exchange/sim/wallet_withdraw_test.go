@@ -230,3 +230,62 @@ func TestWithdrawAddressBook(t *testing.T) {
 		t.Errorf("duplicate: %v", err)
 	}
 }
+
+func TestWithdrawToAnotherAccountsAddress(t *testing.T) {
+	t.Parallel()
+	x := fundedWallet(t)
+	p := x.Master()
+	other := x.CreateAccount("other")
+	to, err := x.As(other).GenerateDepositAddress("BTC", "BTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xrpTo, _ := x.As(other).GenerateDepositAddress("XRP", "XRP")
+	id, err := p.Withdraw(exchange.WithdrawRequest{Coin: "BTC", Network: "BTC", Address: to.Address, Amount: wdec("0.5")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A wrong memo on a memo network does not reach the account: an
+	// ordinary withdrawal with its fee.
+	if _, err := p.Withdraw(exchange.WithdrawRequest{Coin: "XRP", Address: xrpTo.Address, Memo: "999", Amount: wdec("20")}); err != nil {
+		t.Fatal(err)
+	}
+	want := "1000: BTC=1.5/0 USDT=1000/0 XRP=79.75/0 addrs=0 book=0\n1001: BTC=0.5/0 addrs=2 book=0\n"
+	if got := dumpState(x); !strings.HasPrefix(got, want) {
+		t.Errorf("balances:\n%s\nwant prefix\n%s", got, want)
+	}
+	h, _ := p.WithdrawHistory(exchange.HistoryRequest{Coin: "BTC"})
+	coinID := walletDigest("coin", "BTC")[:32]
+	wantRec := exchange.WithdrawRecord{ID: id, TxID: "Internal transfer", Coin: "BTC", Network: "BTC", Address: to.Address, Amount: wdec("0.5"),
+		TransferType: 1, Status: exchange.WithdrawSuccess, TransactionFee: wdec("0"), ApplyTime: wT0, UpdateTime: wT0,
+		TransHash: "Internal transfer", CoinID: coinID, VcoinID: coinID}
+	if len(h) != 1 || fmt.Sprint(h[0]) != fmt.Sprint(wantRec) {
+		t.Errorf("inside withdrawal\n got %+v\nwant %+v", h, wantRec)
+	}
+	dep, _ := x.As(other).DepositHistory(exchange.HistoryRequest{})
+	wantDep := exchange.DepositRecord{Amount: wdec("0.5"), Coin: "BTC", Network: "BTC", Status: exchange.DepositSuccess, Address: to.Address,
+		TxID: "Internal transfer", InsertTime: wT0, UnlockConfirm: "2", ConfirmTimes: "2"}
+	if len(dep) != 1 || fmt.Sprint(dep[0]) != fmt.Sprint(wantDep) {
+		t.Errorf("recipient's deposit\n got %+v\nwant %+v", dep, wantDep)
+	}
+	own, _ := p.GenerateDepositAddress("BTC", "BTC")
+	sub, err := p.CreateSubAccount("frozensub1", "n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	subAddr, _ := x.As(sub.UID).GenerateDepositAddress("BTC", "BTC")
+	if err := x.FreezeSubAccount("frozensub1", true); err != nil {
+		t.Fatal(err)
+	}
+	checkRefusals(t, x, []refusal{
+		{"cancel a settled inside transfer", func() error { _, err := p.CancelWithdraw(id); return err }, exchange.CodeOperationNotAllowed},
+		{"to the own address", func() error {
+			_, err := p.Withdraw(exchange.WithdrawRequest{Coin: "BTC", Address: own.Address, Amount: wdec("0.1")})
+			return err
+		}, exchange.CodeTransferAccount},
+		{"to a frozen sub-account", func() error {
+			_, err := p.Withdraw(exchange.WithdrawRequest{Coin: "BTC", Address: subAddr.Address, Amount: wdec("0.1")})
+			return err
+		}, exchange.CodeSubAccountForbidden},
+	})
+}
