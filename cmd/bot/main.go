@@ -48,6 +48,7 @@ const usage = `usage: bot <command> [flags]
 commands:
   endpoints   list every endpoint of the exchange interface with its
               security, permission, weight and rate pools
+  sim-server  serve the exchange interface over the simulated exchange
   download    fetch closed klines into the store (resumable)
   import      load klines from a CSV file into the store
   export      write stored klines as CSV`
@@ -59,6 +60,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "endpoints":
 		return printEndpoints(stdout)
+	case "sim-server":
+		return runSimServer(ctx, args[1:], stdout, os.Environ())
 	case "download":
 		return downloadCmd(ctx, args[1:], stdout, stderr)
 	case "import":

@@ -35,6 +35,42 @@ type replayBar struct {
 	k      exchange.Kline
 }
 
+// mergeBars orders the bars of several symbols by open time, then symbol.
+func mergeBars(bySymbol map[string][]exchange.Kline) []replayBar {
+	var bars []replayBar
+	for sym, ks := range bySymbol {
+		for _, k := range ks {
+			bars = append(bars, replayBar{sym, k})
+		}
+	}
+	sort.SliceStable(bars, func(i, j int) bool {
+		if !bars[i].k.OpenTime.Equal(bars[j].k.OpenTime) {
+			return bars[i].k.OpenTime.Before(bars[j].k.OpenTime)
+		}
+		return bars[i].symbol < bars[j].symbol
+	})
+	return bars
+}
+
+func feedBar(x *sim.Exchange, iv exchange.Interval, b replayBar) error {
+	if err := x.FeedKline(b.symbol, iv, b.k); err != nil {
+		return fmt.Errorf("simserver: replay %s %s bar at %s: %w", b.symbol, iv, b.k.OpenTime.UTC().Format(time.RFC3339), err)
+	}
+	return nil
+}
+
+// FeedAll feeds every bar to x at once, merged by open time (then
+// symbol): what Replay does first at speed 0, for a caller that wants the
+// market complete before it serves.
+func FeedAll(x *sim.Exchange, bars map[string][]exchange.Kline, iv exchange.Interval) error {
+	for _, b := range mergeBars(bars) {
+		if err := feedBar(x, iv, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Replay feeds bars to x at o.Speed: the simulated clock starts at the
 // first bar's open and runs Speed times faster than o.Clock; each bar is fed
 // when the simulated clock reaches its close. Bars of several symbols are
@@ -55,24 +91,8 @@ func Replay(ctx context.Context, x *sim.Exchange, o ReplayOptions) error {
 	if o.Tick <= 0 {
 		o.Tick = 100 * time.Millisecond
 	}
-	var bars []replayBar
-	for sym, ks := range o.Bars {
-		for _, k := range ks {
-			bars = append(bars, replayBar{sym, k})
-		}
-	}
-	sort.SliceStable(bars, func(i, j int) bool {
-		if !bars[i].k.OpenTime.Equal(bars[j].k.OpenTime) {
-			return bars[i].k.OpenTime.Before(bars[j].k.OpenTime)
-		}
-		return bars[i].symbol < bars[j].symbol
-	})
-	feed := func(b replayBar) error {
-		if err := x.FeedKline(b.symbol, o.Interval, b.k); err != nil {
-			return fmt.Errorf("simserver: replay %s %s bar at %s: %w", b.symbol, o.Interval, b.k.OpenTime.UTC().Format(time.RFC3339), err)
-		}
-		return nil
-	}
+	bars := mergeBars(o.Bars)
+	feed := func(b replayBar) error { return feedBar(x, o.Interval, b) }
 	speed := o.Speed
 	if speed == 0 {
 		for _, b := range bars {

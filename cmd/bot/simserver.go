@@ -1,0 +1,251 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spotbot/spotbot/configs"
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/exchange/sim"
+	"github.com/spotbot/spotbot/exchange/simserver"
+)
+
+// simAdminTokenEnv names the variable holding the admin API's token.
+const simAdminTokenEnv = "SPOTBOT_SIM_ADMIN_TOKEN"
+
+const simServerUsage = `usage: bot sim-server [--listen 127.0.0.1:8080] [--config configs/sim.yaml]
+                      [--admin-listen 127.0.0.1:8081] [--speed N]
+
+Serves the exchange's REST interface over the simulated exchange, with the
+symbols, balances and API keys of the config (the embedded configs/sim.yaml
+by default), replaying klines at the configured speed. --admin-listen adds
+the control API (credit, feed klines, move the clock, faults) on its own
+listener; with $` + simAdminTokenEnv + ` set it requires that bearer token.`
+
+// runSimServer is `bot sim-server`: it runs until ctx ends (SIGINT or
+// SIGTERM), then shuts the listeners down and returns nil.
+func runSimServer(ctx context.Context, args []string, stdout io.Writer, environ []string) error {
+	fs := flag.NewFlagSet("sim-server", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	listen := fs.String("listen", "127.0.0.1:8080", "address of the exchange API")
+	cfgPath := fs.String("config", "", "sim config file (default: the embedded configs/sim.yaml)")
+	adminAddr := fs.String("admin-listen", "", "address of the admin API (off when empty)")
+	speed := fs.Float64("speed", -1, "replay speed, overriding replay.speed (0: every bar at once)")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: sim-server: %v\n%s", errUsage, err, simServerUsage)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: sim-server: unexpected argument %q\n%s", errUsage, fs.Arg(0), simServerUsage)
+	}
+	var text []byte
+	var err error
+	if *cfgPath == "" {
+		text, err = configs.FS.ReadFile("sim.yaml")
+	} else {
+		text, err = os.ReadFile(*cfgPath)
+	}
+	if err != nil {
+		return fmt.Errorf("sim-server: %w", err)
+	}
+	cfg, err := parseSimConfig(text)
+	if err != nil {
+		return err
+	}
+	if *speed >= 0 {
+		cfg.Replay.Speed = *speed
+	}
+	run, err := buildSimServer(cfg, environ)
+	if err != nil {
+		return err
+	}
+	return run.serve(ctx, *listen, *adminAddr, environ, stdout)
+}
+
+// simRun is a configured server, ready to listen.
+type simRun struct {
+	x        *sim.Exchange
+	s        *simserver.Server
+	replay   simserver.ReplayOptions
+	accounts []string // start-up lines describing the keys
+	source   string
+}
+
+func buildSimServer(cfg *simConfig, environ []string) (*simRun, error) {
+	so, err := cfg.simOptions()
+	if err != nil {
+		return nil, err
+	}
+	symbols := make([]string, len(so.Symbols))
+	for i, s := range so.Symbols {
+		symbols[i] = s.Symbol
+	}
+	bars, iv, err := cfg.Replay.bars(symbols)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Replay.Speed < 0 {
+		return nil, fmt.Errorf("replay.speed: %g is negative", cfg.Replay.Speed)
+	}
+	switch {
+	case cfg.Start != "":
+		if so.Start, err = time.Parse(time.RFC3339, cfg.Start); err != nil {
+			return nil, fmt.Errorf("start: %q is not an RFC 3339 time", cfg.Start)
+		}
+	default:
+		so.Start = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+		for _, ks := range bars {
+			if len(ks) > 0 && ks[0].OpenTime.Before(so.Start) {
+				so.Start = ks[0].OpenTime
+			}
+		}
+	}
+	x, err := sim.New(so)
+	if err != nil {
+		return nil, err
+	}
+	run := &simRun{x: x, replay: simserver.ReplayOptions{Bars: bars, Interval: iv, Speed: cfg.Replay.Speed, Clock: exchange.SystemClock{}}}
+	var keys []simserver.Key
+	for i, a := range cfg.Accounts {
+		uid := x.MasterUID()
+		if i > 0 {
+			if a.Name == "" {
+				return nil, fmt.Errorf("accounts[%d].name: required", i)
+			}
+			uid = x.CreateAccount(a.Name)
+		}
+		assets := make([]string, 0, len(a.Balances))
+		for asset := range a.Balances {
+			assets = append(assets, asset)
+		}
+		sort.Strings(assets)
+		for _, asset := range assets {
+			if err := x.Credit(uid, asset, a.Balances[asset]); err != nil {
+				return nil, fmt.Errorf("accounts[%d].balances.%s: %w", i, asset, err)
+			}
+		}
+		if a.APIKey == "" {
+			continue // an account without API access
+		}
+		secret, from, err := a.secret(i, environ)
+		if err != nil {
+			return nil, err
+		}
+		perms, err := a.permissions(i)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, simserver.Key{APIKey: a.APIKey, Secret: secret, UID: uid, Main: i == 0, Permissions: perms, IPs: a.IPs})
+		run.accounts = append(run.accounts, fmt.Sprintf("account %s (uid %s): API key %s, secret from %s", a.Name, uid, a.APIKey, from))
+	}
+	if cfg.Replay.Speed == 0 {
+		// Every bar at once, before serving: clients never see a market
+		// half fed. The clock then runs in real time.
+		if err := simserver.FeedAll(x, bars, iv); err != nil {
+			return nil, err
+		}
+		run.replay.Bars = nil
+	}
+	limits := cfg.Limits == nil || *cfg.Limits
+	if run.s, err = simserver.New(x, simserver.Options{Keys: keys, Limits: simserver.Limits{Off: !limits}}); err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, ks := range bars {
+		n += len(ks)
+	}
+	switch {
+	case n == 0:
+		run.source = "no klines to replay; the clock runs in real time"
+	default:
+		run.source = fmt.Sprintf("replaying %d %s bars of %s (%s) from %s at speed %g", n, iv, strings.Join(symbols, ", "),
+			cfg.Replay.Source, so.Start.UTC().Format(time.RFC3339), cfg.Replay.Speed)
+	}
+	return run, nil
+}
+
+// serve listens, replays and waits for ctx to end.
+func (run *simRun) serve(ctx context.Context, listen, adminAddr string, environ []string, stdout io.Writer) error {
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return fmt.Errorf("sim-server: %w", err)
+	}
+	servers := []*http.Server{{Handler: run.s, ReadHeaderTimeout: 10 * time.Second}}
+	listeners := []net.Listener{ln}
+	fmt.Fprintf(stdout, "sim-server: listening on http://%s\n", ln.Addr())
+	for _, a := range run.accounts {
+		fmt.Fprintf(stdout, "sim-server: %s\n", a)
+	}
+	if adminAddr != "" {
+		token := ""
+		for _, kv := range environ {
+			if name, val, _ := strings.Cut(kv, "="); name == simAdminTokenEnv {
+				token = val
+			}
+		}
+		aln, err := net.Listen("tcp", adminAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("sim-server: admin: %w", err)
+		}
+		if token == "" && !isLoopback(aln.Addr()) {
+			ln.Close()
+			aln.Close()
+			return fmt.Errorf("sim-server: the admin API on %s is not a loopback address: set %s", aln.Addr(), simAdminTokenEnv)
+		}
+		servers = append(servers, &http.Server{Handler: run.s.AdminHandler(token), ReadHeaderTimeout: 10 * time.Second})
+		listeners = append(listeners, aln)
+		how := "no token: loopback only"
+		if token != "" {
+			how = "bearer token from $" + simAdminTokenEnv
+		}
+		fmt.Fprintf(stdout, "sim-server: admin API on http://%s (%s)\n", aln.Addr(), how)
+	}
+	fmt.Fprintf(stdout, "sim-server: %s\n", run.source)
+	errc := make(chan error, len(servers)+1)
+	for i, hs := range servers {
+		go func() {
+			if err := hs.Serve(listeners[i]); !errors.Is(err, http.ErrServerClosed) {
+				errc <- err
+			}
+		}()
+	}
+	rctx, stopReplay := context.WithCancel(ctx)
+	defer stopReplay()
+	go func() {
+		if err := simserver.Replay(rctx, run.x, run.replay); !errors.Is(err, context.Canceled) {
+			errc <- err
+		}
+	}()
+	var failed error
+	select {
+	case <-ctx.Done():
+	case failed = <-errc:
+	}
+	stopReplay()
+	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	for _, hs := range servers {
+		if err := hs.Shutdown(shut); err != nil && failed == nil {
+			failed = err
+		}
+	}
+	if failed != nil {
+		return fmt.Errorf("sim-server: %w", failed)
+	}
+	fmt.Fprintln(stdout, "sim-server: stopped")
+	return nil
+}
+
+func isLoopback(a net.Addr) bool {
+	ta, ok := a.(*net.TCPAddr)
+	return ok && ta.IP.IsLoopback()
+}
