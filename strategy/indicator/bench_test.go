@@ -75,3 +75,10 @@ func BenchmarkBollinger200(b *testing.B) {
 	bb := must(NewBollinger(200, 2))(b)
 	benchValue(b, bb.Update)
 }
+
+// BenchmarkBlockMax is the block method the Stochastic uses for its two
+// extremes, for comparison with BenchmarkMax (the monotonic deque).
+func BenchmarkBlockMax(b *testing.B) {
+	m := newBlockMax(20)
+	benchValue(b, m.push)
+}

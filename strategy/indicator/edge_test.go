@@ -109,8 +109,9 @@ func TestReset(t *testing.T) {
 	}
 }
 
-// TestRollingMaxMinMatchesBruteForce compares the deques with a scan of
-// the window on random data full of ties.
+// TestRollingMaxMinMatchesBruteForce compares the deques, and the block
+// method the Stochastic uses, with a scan of the window on random data full
+// of ties.
 func TestRollingMaxMinMatchesBruteForce(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -120,18 +121,23 @@ func TestRollingMaxMinMatchesBruteForce(t *testing.T) {
 	}
 	for n := 1; n <= 12; n++ {
 		hi, lo := must(NewMax(n))(t), must(NewMin(n))(t)
+		blk := newBlockMax(n)
 		for i, v := range vals {
 			hi.Update(v)
 			lo.Update(v)
+			blk.push(v)
 			if i+1 < n {
+				if blk.ready() {
+					t.Fatalf("n=%d: block method ready after %d values", n, i+1)
+				}
 				continue
 			}
 			wantHi, wantLo := math.Inf(-1), math.Inf(1)
 			for _, x := range vals[i+1-n : i+1] {
 				wantHi, wantLo = max(wantHi, x), min(wantLo, x)
 			}
-			if hi.Value() != wantHi || lo.Value() != wantLo {
-				t.Fatalf("n=%d at %d: max %v min %v, want %v %v", n, i, hi.Value(), lo.Value(), wantHi, wantLo)
+			if hi.Value() != wantHi || lo.Value() != wantLo || !blk.ready() || blk.value() != wantHi {
+				t.Fatalf("n=%d at %d: max %v min %v block max %v, want %v %v", n, i, hi.Value(), lo.Value(), blk.value(), wantHi, wantLo)
 			}
 		}
 	}

@@ -8,11 +8,11 @@ package indicator
 //
 // %K is defined by update n and %D (and Ready) by update n+d−1.
 type Stochastic struct {
-	// The deques and the SMA are held by value and driven directly: the
-	// update is on the per-bar path and the wrappers' checks are redundant
-	// here.
-	high deque // highs
-	low  deque // negated lows
+	// The extremes use the block method rather than Max and Min: this
+	// update needs two of them, and the deques' data-dependent branches
+	// would be mispredicted about twice per update.
+	high blockMax // of the highs
+	low  blockMax // of the negated lows
 	k    float64
 
 	// %D is the mean of the last d %K values, kept in a ring with a plain
@@ -35,7 +35,7 @@ func NewStochastic(n, d int) (*Stochastic, error) {
 	if d < 1 {
 		return nil, periodError("NewStochastic", "d", d, 1)
 	}
-	return &Stochastic{high: newDeque(n), low: newDeque(n), ks: make([]float64, d)}, nil
+	return &Stochastic{high: newBlockMax(n), low: newBlockMax(n), ks: make([]float64, d)}, nil
 }
 
 // Update adds a bar. A bar with a non-finite field is ignored.
@@ -48,9 +48,9 @@ func (s *Stochastic) Update(high, low, close float64) {
 	if !s.high.ready() {
 		return
 	}
-	lo := -s.low.front()
+	lo := -s.low.value()
 	s.k = 0
-	if r := s.high.front() - lo; r != 0 {
+	if r := s.high.value() - lo; r != 0 {
 		s.k = (close - lo) / r * 100
 	}
 	if s.kCount == len(s.ks) {
