@@ -6,9 +6,9 @@
 // It is deterministic: time comes only from the exchange's own clock, set
 // by the caller (SetTime, or FeedKline moving it to the bar's close); the
 // same calls give the same results, byte for byte. Every refusal is an
-// *exchange.APIError with the code the live service returns; docs/sim-codes.md
-// lists the choices where the spec names none. The fill model is in
-// docs/fill-model.md.
+// *exchange.APIError with the code the live service returns; docs/sim.md
+// lists the choices where the spec names none and how market data is
+// synthesised. The fill model is in docs/sim.md and docs/fill-model.md.
 package sim
 
 import (
