@@ -1,6 +1,7 @@
 package backtest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
+	"github.com/spotbot/spotbot/store"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -81,8 +83,9 @@ func symbolsOf(insts []strategy.Config) []string {
 // LoadData loads the bars of symbols at interval iv from source: "sample"
 // (the embedded data; its interval is 60m), "csv" (path is a CSV file,
 // for one symbol, or a folder holding <SYMBOL>-<interval>.csv files, where
-// the interval may be written 1h for 60m). Bars outside rng (zero ends are
-// open) are dropped.
+// the interval may be written 1h for 60m) or "store" (path is a spotbot
+// database, filled by bot download or bot import, opened read-only). Bars
+// outside rng (zero ends are open) are dropped.
 func LoadData(source, path string, iv exchange.Interval, symbols []string, rng [2]time.Time) (map[string][]exchange.Kline, error) {
 	if len(symbols) == 0 {
 		return nil, errors.New("strategies: no symbols to load data for")
@@ -99,8 +102,10 @@ func LoadData(source, path string, iv exchange.Interval, symbols []string, rng [
 			ks, err = marketdata.Sample(sym)
 		case "csv":
 			ks, err = readCSV(path, sym, iv, len(symbols))
+		case "store":
+			ks, err = readStore(path, sym, iv, rng)
 		default:
-			return nil, fmt.Errorf("data.source: %q must be sample or csv", source)
+			return nil, fmt.Errorf("data.source: %q must be sample, csv or store", source)
 		}
 		if err != nil {
 			return nil, err
@@ -151,6 +156,26 @@ func readCSV(path, sym string, iv exchange.Interval, nsyms int) ([]exchange.Klin
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return res.Klines, nil
+}
+
+func readStore(path, sym string, iv exchange.Interval, rng [2]time.Time) ([]exchange.Kline, error) {
+	if path == "" {
+		return nil, errors.New("data.path: required for store data (the database file)")
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("data.path: %w", err)
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, path, store.ReadOnly())
+	if err != nil {
+		return nil, fmt.Errorf("data.path: %w", err)
+	}
+	defer st.Close()
+	ks, err := st.Klines(ctx, sym, iv, rng[0], rng[1])
+	if err != nil {
+		return nil, fmt.Errorf("data.path: %w", err)
+	}
+	return ks, nil
 }
 
 // cut keeps the bars whose open time is in [rng[0], rng[1]).

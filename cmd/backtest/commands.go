@@ -26,6 +26,8 @@ type runFlags struct {
 	slippage string
 	out      string
 	noHTML   bool
+	db       string
+	noStore  bool
 }
 
 func (f *runFlags) register(c *cobra.Command) {
@@ -38,15 +40,23 @@ func (f *runFlags) register(c *cobra.Command) {
 	fs.StringVar(&f.slippage, "slippage-bps", "", "slippage of market and crossing fills in basis points (overrides sim.slippage_bps)")
 	fs.StringVar(&f.out, "out", "", "report directory (overrides report.dir)")
 	fs.BoolVar(&f.noHTML, "no-html", false, "do not write report.html")
+	fs.StringVar(&f.db, "db", "", "database the runs are recorded in (overrides store.path)")
+	fs.BoolVar(&f.noStore, "no-store", false, "do not record the runs in the database")
+}
+
+// source is what a run was loaded from, kept with the run in the store so
+// "backtest report RUN --out DIR" can run it again.
+type source struct {
+	YAML      string         `json:"yaml"`
+	Overrides map[string]any `json:"overrides"`
 }
 
 // load reads the configuration with the flags laid over it and builds the
 // backtest spec.
-func (f *runFlags) load() (*config.Config, backtest.Spec, error) {
-	reg := strategies.NewRegistry()
+func (f *runFlags) load() (*config.Config, backtest.Spec, source, error) {
 	over := map[string]any{}
 	for k, v := range map[string]string{"data.from": f.from, "data.to": f.to, "sim.fill": f.fill, "sim.market": f.market,
-		"sim.slippage_bps": f.slippage, "report.dir": f.out} {
+		"sim.slippage_bps": f.slippage, "report.dir": f.out, "store.path": f.db} {
 		if v != "" {
 			over[k] = v
 		}
@@ -60,21 +70,32 @@ func (f *runFlags) load() (*config.Config, backtest.Spec, error) {
 		name = "configs/backtest.yaml (embedded)"
 		var err error
 		if text, err = configs.FS.ReadFile("backtest.yaml"); err != nil {
-			return nil, backtest.Spec{}, err
+			return nil, backtest.Spec{}, source{}, err
 		}
 	} else {
 		var err error
 		if text, err = os.ReadFile(f.config); err != nil {
-			return nil, backtest.Spec{}, fmt.Errorf("%w: %v", errUsage, err)
+			return nil, backtest.Spec{}, source{}, fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}
-	c, err := config.Load(text, os.Environ(), over, reg)
+	src := source{YAML: string(text), Overrides: over}
+	c, s, err := src.load()
 	if err != nil {
-		return nil, backtest.Spec{}, fmt.Errorf("%w: %s: %v", errUsage, name, err)
+		return nil, backtest.Spec{}, src, fmt.Errorf("%w: %s: %v", errUsage, name, err)
+	}
+	return c, s, src, nil
+}
+
+// load builds the configuration and spec a source describes.
+func (src source) load() (*config.Config, backtest.Spec, error) {
+	reg := strategies.NewRegistry()
+	c, err := config.Load([]byte(src.YAML), os.Environ(), src.Overrides, reg)
+	if err != nil {
+		return nil, backtest.Spec{}, err
 	}
 	s, err := backtest.FromConfig(c, reg)
 	if err != nil {
-		return nil, backtest.Spec{}, fmt.Errorf("%w: %s: %v", errUsage, name, err)
+		return nil, backtest.Spec{}, err
 	}
 	return c, s, nil
 }
@@ -143,16 +164,17 @@ Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
 		},
 	}
 	runF.register(runCmd)
-	root.AddCommand(runCmd, newSweep(stdout, stderr), newWalkForward(stdout, stderr))
+	root.AddCommand(runCmd, newSweep(stdout, stderr), newWalkForward(stdout, stderr), newReport(stdout, stderr))
 	return root
 }
 
-// single runs one backtest and writes its reports.
+// single runs one backtest, writes its reports and records it.
 func single(ctx context.Context, rf *runFlags, stdout, stderr io.Writer) error {
-	c, s, err := rf.load()
+	c, s, src, err := rf.load()
 	if err != nil {
 		return err
 	}
+	started := time.Now()
 	p := newProgress(stderr, "backtest")
 	s.Progress = p.update
 	res, err := backtest.Run(ctx, s)
@@ -165,7 +187,23 @@ func single(ctx context.Context, rf *runFlags, stdout, stderr io.Writer) error {
 	if err := rep.WriteSummary(stdout); err != nil {
 		return err
 	}
-	return writeReports(c.Report, rep, s, res, stdout)
+	if err := writeReports(c.Report, rep, s, res, stdout); err != nil {
+		return err
+	}
+	if rf.noStore {
+		return nil
+	}
+	rec, err := openRecorder(ctx, c.Store.Path, src)
+	if err != nil {
+		return err
+	}
+	defer rec.close()
+	id, err := rec.record(ctx, title, started, instancesParams(c), res.Metrics, c.Report.Dir)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "recorded run %d in %s (backtest report %d --db %s)\n", id, c.Store.Path, id, c.Store.Path)
+	return nil
 }
 
 func instancesTitle(c *config.Config) string {

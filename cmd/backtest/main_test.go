@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -21,12 +22,13 @@ func runCmd(t *testing.T, args ...string) (string, string, int) {
 func TestDefaultRun(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	out, errs, code := runCmd(t, "--out", dir)
+	db := filepath.Join(dir, "runs.db")
+	out, errs, code := runCmd(t, "--out", dir, "--db", db)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{"Backtest               btc-cross (smacross)", "Equity final           20438.1701753271",
-		"Trades                 91", "wrote " + filepath.Join(dir, "report.html")} {
+		"Trades                 91", "wrote " + filepath.Join(dir, "report.html"), "recorded run 1 in " + db} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -42,7 +44,7 @@ func TestDefaultRun(t *testing.T) {
 func TestRunOverridesAndErrors(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	out, errs, code := runCmd(t, "run", "--out", dir, "--no-html", "--from", "2021-01-01", "--market", "close")
+	out, errs, code := runCmd(t, "run", "--out", dir, "--no-html", "--no-store", "--from", "2021-01-01", "--market", "close")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -84,7 +86,7 @@ func TestRunOverridesAndErrors(t *testing.T) {
 func TestSweepShardsAndMerge(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	params := []string{"--param", "fast=5,10", "--param", "slow=30,50", "--objective", "return"}
+	params := []string{"--param", "fast=5,10", "--param", "slow=30,50", "--objective", "return", "--no-store"}
 	whole, errs, code := runCmd(t, append([]string{"sweep", "--output", filepath.Join(dir, "all.json")}, params...)...)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -114,7 +116,7 @@ func TestSweepShardsAndMerge(t *testing.T) {
 
 func TestWalkForwardCommand(t *testing.T) {
 	t.Parallel()
-	out, errs, code := runCmd(t, "walkforward", "--param", "fast=5,10", "--train", "1440h", "--test", "720h", "--objective", "return")
+	out, errs, code := runCmd(t, "walkforward", "--param", "fast=5,10", "--train", "1440h", "--test", "720h", "--objective", "return", "--no-store")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -125,10 +127,67 @@ func TestWalkForwardCommand(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	t.Parallel()
-	for _, args := range [][]string{{"--help"}, {"run", "--help"}, {"sweep", "--help"}, {"walkforward", "--help"}, {"sweep", "merge", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"run", "--help"}, {"sweep", "--help"}, {"walkforward", "--help"}, {"sweep", "merge", "--help"},
+		{"report", "--help"}} {
 		out, errs, code := runCmd(t, args...)
 		if code != exitOK || !strings.Contains(out, "Usage:") {
 			t.Errorf("%v: exit %d out %q err %q", args, code, out, errs)
+		}
+	}
+}
+
+// Runs are recorded: a single run and a sweep's runs are listed by report,
+// and report RUN --out writes the same reports again.
+func TestRecordedRunsAndReport(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "runs.db")
+	if _, errs, code := runCmd(t, "run", "--out", filepath.Join(dir, "a"), "--db", db); code != exitOK {
+		t.Fatalf("run: %s", errs)
+	}
+	if _, errs, code := runCmd(t, "sweep", "--param", "fast=5,10", "--db", db); code != exitOK {
+		t.Fatalf("sweep: %s", errs)
+	}
+	list, errs, code := runCmd(t, "report", "--db", db)
+	if code != exitOK {
+		t.Fatalf("report: %s", errs)
+	}
+	if n := strings.Count(list, "\n"); n != 4 { // header, the run, two sweep runs
+		t.Errorf("listed %d lines:\n%s", n, list)
+	}
+	for _, want := range []string{`(?m)^1\s+\S+ \S+\s+btc-cross \(smacross\)\s+104\.38\s+2\.690\s+91\s`,
+		`(?m)^3\s.*sweep #1 fast=10\s+104\.38\s+2\.690\s+91\s`} {
+		if !regexp.MustCompile(want).MatchString(list) {
+			t.Errorf("list does not match %s:\n%s", want, list)
+		}
+	}
+	show, _, code := runCmd(t, "report", "1", "--db", db)
+	if code != exitOK || !strings.Contains(show, "Equity final           20438.1701753271") {
+		t.Errorf("show: exit %d\n%s", code, show)
+	}
+	again, errs, code := runCmd(t, "report", "1", "--db", db, "--out", filepath.Join(dir, "b"))
+	if code != exitOK || !strings.Contains(again, "wrote "+filepath.Join(dir, "b", "report.html")) {
+		t.Fatalf("rerun: exit %d %s\n%s", code, errs, again)
+	}
+	for _, f := range []string{"report.json", "trades.csv", "equity.csv", "report.html"} {
+		a, _ := os.ReadFile(filepath.Join(dir, "a", f))
+		b, _ := os.ReadFile(filepath.Join(dir, "b", f))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between the run and its rerun", f)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"report", "9", "--db", db}, exitError, "no run 9 in"},
+		{[]string{"report", "x", "--db", db}, exitUsage, `run "x" is not a run id`},
+		{[]string{"report", "--db", filepath.Join(dir, "none.db")}, exitUsage, "--db: stat"},
+	} {
+		_, errs, code := runCmd(t, tt.args...)
+		if code != tt.code || !strings.Contains(errs, tt.want) {
+			t.Errorf("%v: exit %d %q", tt.args, code, errs)
 		}
 	}
 }

@@ -67,10 +67,20 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
 			if err != nil {
 				return err
 			}
-			_, spec, err := rf.load()
+			c, spec, src, err := rf.load()
 			if err != nil {
 				return wrap(err)
 			}
+			var rec *recorder
+			if !rf.noStore {
+				if rec, err = openRecorder(cmd.Context(), c.Store.Path, src); err != nil {
+					return wrap(err)
+				}
+				defer rec.close()
+			}
+			var recErr error
+			started := time.Now()
+			title := instancesTitle(c)
 			combos := backtest.Grid(ps)
 			if random > 0 {
 				combos = backtest.Random(ps, random, seed)
@@ -81,18 +91,30 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
 			if sn > 1 {
 				mine = (len(combos) - si + sn - 1) / sn
 			}
-			start := time.Now()
 			runs, err := backtest.Sweep(cmd.Context(), spec, backtest.SweepOptions{Combos: combos, Objective: obj,
-				Workers: workers, Shard: si, Shards: sn, Done: func(backtest.SweepRun) { done++; p.update(done, mine) }})
+				Workers: workers, Shard: si, Shards: sn, Done: func(r backtest.SweepRun) {
+					done++
+					p.update(done, mine)
+					if rec != nil && r.Err == "" && recErr == nil {
+						_, recErr = rec.record(cmd.Context(), fmt.Sprintf("%s sweep #%d %s", title, r.Index, r.Params), started,
+							r.Params, r.Metrics, "")
+					}
+				}})
 			p.finish()
 			if err != nil {
 				return wrap(err)
 			}
-			elapsed := time.Since(start)
+			if recErr != nil {
+				return wrap(recErr)
+			}
+			elapsed := time.Since(started)
 			if err := printRuns(stdout, runs, top); err != nil {
 				return err
 			}
 			fmt.Fprintf(stdout, "\n%d runs in %s\n", len(runs), elapsed.Round(time.Millisecond))
+			if rec != nil {
+				fmt.Fprintf(stdout, "recorded in %s (backtest report --db %s)\n", c.Store.Path, c.Store.Path)
+			}
 			if output != "" {
 				f := sweepFile{Schema: sweepSchema, Objective: objective, Combos: len(combos), Shard: si, Shards: sn, Runs: runs}
 				if err := writeJSON(output, f); err != nil {

@@ -41,7 +41,7 @@ test length, and reports each window and the chained out-of-sample result.`,
 			if err != nil {
 				return fmt.Errorf("%w: --objective: %v", errUsage, err)
 			}
-			_, spec, err := rf.load()
+			_, spec, _, err := rf.load()
 			if err != nil {
 				return wrap(err)
 			}
