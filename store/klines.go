@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -16,9 +17,9 @@ import (
 
 // klineRowsPerInsert is how many bars one INSERT statement carries: a
 // statement per bar costs more in the driver than in SQLite.
-const klineRowsPerInsert = 100
+const klineRowsPerInsert = 200
 
-const klineInsertHead = `INSERT INTO klines (symbol, interval, open_ms, open, high, low, close, volume, quote_volume, close_ms) VALUES `
+const klineInsertHead = `INSERT INTO klines (symbol, interval, open_ms, close_ms, ohlcv) VALUES `
 
 // InsertKlines stores bars of one symbol and interval in one transaction
 // and returns how many were new; bars already stored (same open time) are
@@ -35,7 +36,10 @@ func (s *Store) InsertKlines(ctx context.Context, symbol string, iv exchange.Int
 	}
 	err = s.tx(ctx, func(tx *sql.Tx) error {
 		var full *sql.Stmt
-		args := make([]any, 0, 10*klineRowsPerInsert)
+		args := make([]any, 0, 5*klineRowsPerInsert)
+		var buf []byte
+		// Boxed once, not once per row.
+		var sym, ivName any = symbol, string(iv)
 		for start := 0; start < len(ks); start += klineRowsPerInsert {
 			batch := ks[start:min(start+klineRowsPerInsert, len(ks))]
 			args = args[:0]
@@ -43,8 +47,8 @@ func (s *Store) InsertKlines(ctx context.Context, symbol string, iv exchange.Int
 				if k.OpenTime.IsZero() {
 					return fmt.Errorf("kline %d of %s %s has no open time", start, symbol, iv)
 				}
-				args = append(args, symbol, string(iv), k.OpenTime.UnixMilli(), decText(k.Open), decText(k.High), decText(k.Low),
-					decText(k.Close), decText(k.Volume), decText(k.QuoteVolume), k.CloseTime.UnixMilli())
+				buf = appendBar(buf[:0], k)
+				args = append(args, sym, ivName, k.OpenTime.UnixMilli(), k.CloseTime.UnixMilli(), string(buf))
 			}
 			var res sql.Result
 			var err error
@@ -80,7 +84,7 @@ func klineInsert(rows int) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString("(?,?,?,?,?,?,?,?,?,?)")
+		b.WriteString("(?,?,?,?,?)")
 	}
 	b.WriteString(" ON CONFLICT (symbol, interval, open_ms) DO NOTHING")
 	return b.String()
@@ -98,7 +102,7 @@ func (s *Store) Klines(ctx context.Context, symbol string, iv exchange.Interval,
 		symbol, string(iv), millis(from), hi).Scan(&count); err != nil {
 		return nil, fmt.Errorf("store: klines of %s %s: %w", symbol, iv, classify(err))
 	}
-	ks, err := s.queryKlines(ctx, count, `SELECT open_ms, open, high, low, close, volume, quote_volume, close_ms FROM klines
+	ks, err := s.queryKlines(ctx, count, `SELECT open_ms, close_ms, ohlcv FROM klines
 		WHERE symbol = ? AND interval = ? AND open_ms >= ? AND open_ms < ? ORDER BY open_ms`, symbol, string(iv), millis(from), hi)
 	if err != nil {
 		return nil, fmt.Errorf("store: klines of %s %s: %w", symbol, iv, err)
@@ -109,7 +113,7 @@ func (s *Store) Klines(ctx context.Context, symbol string, iv exchange.Interval,
 // LastKline returns the latest stored bar of a symbol and interval; ok is
 // false when there is none.
 func (s *Store) LastKline(ctx context.Context, symbol string, iv exchange.Interval) (k exchange.Kline, ok bool, err error) {
-	ks, err := s.queryKlines(ctx, 1, `SELECT open_ms, open, high, low, close, volume, quote_volume, close_ms FROM klines
+	ks, err := s.queryKlines(ctx, 1, `SELECT open_ms, close_ms, ohlcv FROM klines
 		WHERE symbol = ? AND interval = ? ORDER BY open_ms DESC LIMIT 1`, symbol, string(iv))
 	if err != nil {
 		return exchange.Kline{}, false, fmt.Errorf("store: last kline of %s %s: %w", symbol, iv, err)
@@ -127,23 +131,54 @@ func (s *Store) queryKlines(ctx context.Context, sizeHint int, q string, args ..
 	}
 	defer rows.Close()
 	out := make([]exchange.Kline, 0, sizeHint)
-	var text [6]sql.RawBytes
+	var bar sql.RawBytes
 	var openMs, closeMs int64
-	names := [6]string{"open", "high", "low", "close", "volume", "quote_volume"}
 	for rows.Next() {
-		if err := rows.Scan(&openMs, &text[0], &text[1], &text[2], &text[3], &text[4], &text[5], &closeMs); err != nil {
+		if err := rows.Scan(&openMs, &closeMs, &bar); err != nil {
 			return nil, classify(err)
 		}
-		var vals [6]decimal.Decimal
-		for i, t := range text {
-			d, err := marketdata.ParseDecimal(t)
-			if err != nil {
-				return nil, fmt.Errorf("%s of the bar at %d: %q is not a decimal", names[i], openMs, t)
-			}
-			vals[i] = d
+		k := exchange.Kline{OpenTime: time.UnixMilli(openMs).UTC(), CloseTime: time.UnixMilli(closeMs).UTC()}
+		if err := parseBar(bar, &k); err != nil {
+			return nil, fmt.Errorf("the bar at %d: %w", openMs, err)
 		}
-		out = append(out, exchange.Kline{OpenTime: time.UnixMilli(openMs).UTC(), Open: vals[0], High: vals[1], Low: vals[2],
-			Close: vals[3], Volume: vals[4], QuoteVolume: vals[5], CloseTime: time.UnixMilli(closeMs).UTC()})
+		out = append(out, k)
 	}
 	return out, classify(rows.Err())
+}
+
+var barFields = [6]string{"open", "high", "low", "close", "volume", "quote_volume"}
+
+// appendBar writes a bar's six decimals as the ohlcv column holds them.
+func appendBar(dst []byte, k exchange.Kline) []byte {
+	for i, d := range [6]decimal.Decimal{k.Open, k.High, k.Low, k.Close, k.Volume, k.QuoteVolume} {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = marketdata.AppendDecimal(dst, d)
+	}
+	return dst
+}
+
+// parseBar reads the ohlcv column into k.
+func parseBar(b []byte, k *exchange.Kline) error {
+	dst := [6]*decimal.Decimal{&k.Open, &k.High, &k.Low, &k.Close, &k.Volume, &k.QuoteVolume}
+	for i := range dst {
+		field := b
+		if j := bytes.IndexByte(b, ','); j >= 0 {
+			field, b = b[:j], b[j+1:]
+		} else if i < 5 {
+			return fmt.Errorf("ohlcv %q has %d values, want 6", b, i+1)
+		} else {
+			b = nil
+		}
+		d, err := marketdata.ParseDecimal(field)
+		if err != nil {
+			return fmt.Errorf("%s %q is not a decimal", barFields[i], field)
+		}
+		*dst[i] = d
+	}
+	if len(b) > 0 {
+		return fmt.Errorf("ohlcv has more than 6 values")
+	}
+	return nil
 }

@@ -85,12 +85,21 @@ func TestKlineCorruptText(t *testing.T) {
 	t.Parallel()
 	s := memStore(t)
 	s.InsertKlines(t.Context(), "BTCUSDT", exchange.Interval60m, sampleKlines(1))
-	if _, err := s.w.ExecContext(t.Context(), `UPDATE klines SET low = 'abc'`); err != nil {
-		t.Fatal(err)
+	at := itoa(t0.Truncate(time.Hour).UnixMilli())
+	tests := []struct{ ohlcv, want string }{
+		{"1,2,abc,1,1,0", `low "abc" is not a decimal`},
+		{"1,2,1,1,1", `ohlcv "1" has 5 values, want 6`},
+		{"1,2,1,1,1,0,7", "ohlcv has more than 6 values"},
+		{"1,2,1,1,1,", `quote_volume "" is not a decimal`},
 	}
-	_, _, err := s.LastKline(t.Context(), "BTCUSDT", exchange.Interval60m)
-	want := `store: last kline of BTCUSDT 60m: low of the bar at ` + itoa(t0.Truncate(time.Hour).UnixMilli()) + `: "abc" is not a decimal`
-	if err == nil || err.Error() != want {
-		t.Fatalf("error = %v\nwant %s", err, want)
+	for _, tt := range tests {
+		if _, err := s.w.ExecContext(t.Context(), `UPDATE klines SET ohlcv = ?`, tt.ohlcv); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := s.LastKline(t.Context(), "BTCUSDT", exchange.Interval60m)
+		want := "store: last kline of BTCUSDT 60m: the bar at " + at + ": " + tt.want
+		if err == nil || err.Error() != want {
+			t.Errorf("error = %v\nwant %s", err, want)
+		}
 	}
 }
