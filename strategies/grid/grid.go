@@ -4,9 +4,10 @@
 // sells above it (as far as the base balance allows), placed in batches of
 // up to 20. When a buy at one level fills it places a sell one level up;
 // when a sell fills it places a buy one level down. Levels that already
-// hold an open order of the instance (for example orders re-tracked by the
-// runtime after a restart) are left alone, so a restarted grid recovers its
-// ladder instead of doubling it.
+// hold an open order of the instance are left alone, so starting again over
+// a live ladder does not double it. Across a process restart this needs
+// the runtime to restore the instance's open orders, which it does not do
+// yet (docs/strategies.md): cancel the old ladder before restarting.
 //
 // Parameters (defaults in brackets):
 //
