@@ -162,7 +162,8 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string) error {
 	o := exchange.NewOrder{Symbol: symbol, Side: exchange.SideBuy, Type: exchange.TypeMarket}
 	if s.p.Quantity.IsPositive() {
 		o.Quantity = info.FloorQty(s.p.Quantity)
-		if o.Quantity.Mul(ctx.LastPrice(symbol)).LessThan(info.MinNotional(exchange.TypeMarket)) {
+		if amount := o.Quantity.Mul(ctx.LastPrice(symbol)); amount.LessThan(info.MinNotional(exchange.TypeMarket)) {
+			ctx.Log().Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", amount.String())
 			return nil
 		}
 	} else {
@@ -186,6 +187,9 @@ func (s *Strategy) sell(ctx strategy.Context, symbol string) error {
 		qty = free
 	}
 	if !qty.IsPositive() || qty.Mul(ctx.LastPrice(symbol)).LessThan(info.MinNotional(exchange.TypeMarket)) {
+		if qty.IsPositive() {
+			ctx.Log().Info("sell signal skipped: amount below the minimum", "symbol", symbol, "qty", qty.String())
+		}
 		return nil
 	}
 	_, err = ctx.Place(exchange.NewOrder{Symbol: symbol, Side: exchange.SideSell, Type: exchange.TypeMarket, Quantity: qty})

@@ -126,6 +126,35 @@ func TestBuyBelowMinimumIsSkipped(t *testing.T) {
 	}
 }
 
+func TestFixedQuantityBelowMinimumIsSkipped(t *testing.T) {
+	t.Parallel()
+	// 0.04 BTC at 120 is 4.8 USDT, below the 5 USDT minimum.
+	h := harness(t, map[string]any{"fast": 1, "slow": 2, "quantity": "0.04"}, map[string]string{"USDT": "1000"})
+	warm(h, "100", "100")
+	if got := steps(h, 2, "120"); got[0] != nil {
+		t.Fatalf("sent %q, want nothing", got[0])
+	}
+	if !strings.Contains(h.Logs.String(), `msg="buy signal skipped: amount below the minimum" instance=cross symbol=BTCUSDT amount=4.8`) {
+		t.Errorf("log:\n%s", h.Logs)
+	}
+}
+
+func TestSellBelowMinimumIsSkipped(t *testing.T) {
+	t.Parallel()
+	// 0.05 BTC bought at 125 (6.25 USDT); at 90 it is worth 4.5, below
+	// the 5 USDT minimum: the exchange would refuse the sell, so none is
+	// sent.
+	h := harness(t, map[string]any{"fast": 1, "slow": 2, "quantity": "0.05"}, map[string]string{"USDT": "1000"})
+	warm(h, "100", "100")
+	got := steps(h, 2, "120", "125", "90")
+	if want := [][]string{{"BUY MARKET BTCUSDT qty=0.05"}, nil, nil}; !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("orders per bar\n got %q\nwant %q", got, want)
+	}
+	if !strings.Contains(h.Logs.String(), `msg="sell signal skipped: amount below the minimum" instance=cross symbol=BTCUSDT qty=0.05`) {
+		t.Errorf("log:\n%s", h.Logs)
+	}
+}
+
 func TestOneOrderAtATime(t *testing.T) {
 	t.Parallel()
 	h := harness(t, map[string]any{"fast": 1, "slow": 2, "quantity": 1}, map[string]string{"USDT": "1000"})
