@@ -117,6 +117,42 @@ func TestDownload(t *testing.T) {
 	}
 }
 
+// earlyClock reports a server time before the simulator's, so the last bar
+// the exchange holds is still open.
+type earlyClock struct {
+	exchange.Trader
+	now time.Time
+}
+
+func (e earlyClock) ServerTime(context.Context) (time.Time, error) { return e.now, nil }
+
+func TestDownloadOnlyClosedBars(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	x, _ := simWithBars(t, start, 10, 0)
+	s := memStore(t)
+	// 09:59:59.999 is inside the bar opening at 09:00: it is not closed.
+	tr := earlyClock{Trader: x.Master(), now: start.Add(10*time.Hour - time.Millisecond)}
+	res, err := s.Download(t.Context(), tr, DownloadRequest{Symbol: "BTCUSDT", Interval: exchange.Interval60m, From: start}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Inserted != 9 || !res.Last.Equal(start.Add(8*time.Hour)) || !res.End.Equal(start.Add(9*time.Hour)) {
+		t.Fatalf("result = %+v", res)
+	}
+	// At 10:00 it has closed; a rerun fetches just that bar.
+	tr.now = start.Add(10 * time.Hour)
+	res, err = s.Download(t.Context(), tr, DownloadRequest{Symbol: "BTCUSDT", Interval: exchange.Interval60m, From: start}, nil)
+	if err != nil || res.Inserted != 1 || res.Requests != 1 || !res.Last.Equal(start.Add(9*time.Hour)) {
+		t.Fatalf("rerun = %+v, %v", res, err)
+	}
+	// A from inside a bar starts at the next bar.
+	res, err = memStore(t).Download(t.Context(), tr, DownloadRequest{Symbol: "BTCUSDT", Interval: exchange.Interval60m, From: start.Add(90 * time.Minute), To: start.Add(3 * time.Hour)}, nil)
+	if err != nil || !res.Start.Equal(start.Add(2*time.Hour)) || res.Inserted != 1 || !res.Last.Equal(start.Add(2*time.Hour)) {
+		t.Fatalf("unaligned from = %+v, %v", res, err)
+	}
+}
+
 func TestDownloadResumesWithoutDuplicates(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)

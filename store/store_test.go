@@ -126,6 +126,7 @@ func TestOpenBadInput(t *testing.T) {
 		{"missing dir", filepath.Join(dir, "no", "such", "x.db"), nil, ErrCannotOpen, "store: open " + filepath.Join(dir, "no", "such", "x.db") + ": cannot open database file"},
 		{"empty path", "", nil, nil, "store: empty database path (use store.Memory for an in-memory database)"},
 		{"read-only memory", Memory, []Option{ReadOnly()}, nil, "store: an in-memory database cannot be read-only"},
+		{"no readers", filepath.Join(dir, "r.db"), []Option{Readers(0)}, nil, "store: 0 readers, need at least 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
