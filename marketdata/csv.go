@@ -58,6 +58,7 @@ type RowError struct {
 	Problem string
 }
 
+// Error returns "line N: field: problem".
 func (e *RowError) Error() string {
 	if e.Field == "" {
 		return fmt.Sprintf("line %d: %s", e.Line, e.Problem)

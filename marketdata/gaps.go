@@ -15,6 +15,7 @@ type Gap struct {
 	Missing int
 }
 
+// String describes the gap for a report.
 func (g Gap) String() string {
 	if g.Missing == 1 {
 		return fmt.Sprintf("1 bar missing at %s", g.From.UTC().Format(time.RFC3339))
