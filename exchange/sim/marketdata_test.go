@@ -245,3 +245,37 @@ func TestDefaultAndOfflineSymbols(t *testing.T) {
 		t.Errorf("offline symbols %+v", off)
 	}
 }
+
+func TestTradeRetention(t *testing.T) {
+	t.Parallel()
+	x, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols(), MarketFill: Immediate, TradeRetention: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000"))
+	x.Credit(x.MasterUID(), "USDT", dec("100000"))
+	// Each market buy trades once with the kline-driven market; the clock
+	// moves between them so no two share an aggregate.
+	for i := range 8 {
+		if _, err := x.Master().PlaceOrder(context.Background(), exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy,
+			Type: exchange.TypeMarket, QuoteOrderQty: dec("100")}); err != nil {
+			t.Fatalf("order %d: %v", i, err)
+		}
+		x.Advance(time.Second)
+	}
+	ts, err := x.Trades("BTCUSDT", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, tr := range ts {
+		ids = append(ids, tr.ID)
+	}
+	if got := strings.Join(ids, ","); got != "6,7,8" {
+		t.Errorf("kept trades %s, want 6,7,8", got)
+	}
+	aggs, _ := x.AggTrades(exchange.AggTradesRequest{Symbol: "BTCUSDT"})
+	if len(aggs) != 3 || aggs[0].ID != "6" || aggs[2].ID != "8" {
+		t.Errorf("kept aggregates %+v", aggs)
+	}
+}
