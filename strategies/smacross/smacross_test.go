@@ -223,3 +223,28 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("WarmUp = %d, want the slow period 30", w)
 	}
 }
+
+// BenchmarkBar delivers one closed bar through the runtime to a warmed-up
+// smacross instance (SMA 10/30) that places no order.
+func BenchmarkBar(b *testing.B) {
+	cfg := strategy.Config{Name: smacross.Name, ID: "cross", Symbols: []string{"BTCUSDT"}, Interval: "1h"}
+	s, err := smacross.New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := strategytest.New(b, strategytest.Options{Config: cfg, Strategy: s, Balances: map[string]string{"USDT": "1000"}})
+	for i := range 30 {
+		h.WarmUp("BTCUSDT", strategytest.Flat(iv, i, "100"))
+	}
+	h.Begin()
+	k := strategytest.Bar(iv, 30, "100", "101.5", "99.25", "100") // no cross: both averages stay 100
+	f := strategy.Feed{Symbol: "BTCUSDT", Interval: iv}
+	ctx := b.Context()
+	b.ReportAllocs()
+	for b.Loop() {
+		h.RT.OnBar(ctx, f, k)
+	}
+	if got := h.Sent(); got != nil {
+		b.Fatalf("sent %q", got)
+	}
+}
