@@ -61,8 +61,15 @@ func (p Params) Validate() error {
 	if len(p.Targets) == 0 {
 		return errors.New("targets: at least one asset required")
 	}
+	// Sorted, so the same configuration always reports the same asset.
+	assets := make([]string, 0, len(p.Targets))
+	for a := range p.Targets {
+		assets = append(assets, a)
+	}
+	sort.Strings(assets)
 	sum := decimal.Zero
-	for a, w := range p.Targets {
+	for _, a := range assets {
+		w := p.Targets[a]
 		if w.IsNegative() || w.GreaterThan(one) {
 			return fmt.Errorf("targets.%s: weight %s must be in [0, 1]", a, w)
 		}
