@@ -47,6 +47,7 @@ type driver struct {
 	holdings map[string]decimal.Decimal
 	applied  int // fills folded into holdings
 	curve    []EquityPoint
+	exact    map[int]decimal.Decimal // exact equity by curve index
 }
 
 func (d *driver) run(ctx context.Context) (*Result, error) {
@@ -72,6 +73,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	}
 	warm := d.rt.WarmUp()
 	d.curve = make([]EquityPoint, 0, total/n+1)
+	d.exact = map[int]decimal.Decimal{}
 	iv := d.s.Interval
 	step := total / 1000
 	if step == 0 {
@@ -178,16 +180,16 @@ func (d *driver) sample() {
 			exposed = true // a residue below the quantity step cannot be sold
 		}
 	}
-	p := EquityPoint{Time: d.clock.t, Value: v, Exposed: exposed}
 	if len(d.curve) == 0 || v > d.peak {
-		p.Equity = d.exact()
+		d.exact[len(d.curve)] = d.exactEquity()
 		d.peak = v
 	}
-	d.curve = append(d.curve, p)
+	d.curve = append(d.curve, EquityPoint{At: d.clock.t.UnixMilli(), Value: v, Exposed: exposed})
 }
 
-// exact is the account's equity in the quote asset at the current closes.
-func (d *driver) exact() decimal.Decimal {
+// exactEquity is the account's equity in the quote asset at the current
+// closes.
+func (d *driver) exactEquity() decimal.Decimal {
 	eq := d.holdings[d.quote]
 	for i := range d.symbols {
 		if !d.valued[i] {
@@ -239,9 +241,9 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 	if n := len(d.curve); n > 0 {
 		// The last point is the ledger at the last closes, fills of the
 		// final Sync included.
-		last := &d.curve[n-1]
-		last.Equity = d.exact()
-		last.Value = last.Equity.InexactFloat64()
+		eq := d.exactEquity()
+		d.exact[n-1] = eq
+		d.curve[n-1].Value = eq.InexactFloat64()
 	}
 	acct, err := d.x.Master().Account(ctx)
 	if err != nil {
@@ -258,7 +260,7 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 			return nil, fmt.Errorf("backtest: ledger %s %s differs from the exchange's %s", a, v, bal[a])
 		}
 	}
-	res := &Result{Curve: d.curve, Fills: d.journal.fills, Balances: bal, BuyHold: map[string][2]decimal.Decimal{},
+	res := &Result{Curve: d.curve, Exact: d.exact, Fills: d.journal.fills, Balances: bal, BuyHold: map[string][2]decimal.Decimal{},
 		Stopped: stopped(d.rt.Instances())}
 	records := make([]FillRecord, 0, len(d.journal.fills))
 	fees, volume := decimal.Zero, decimal.Zero
@@ -299,7 +301,7 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 		bh /= float64(traded)
 	}
 	st := d.rt.Stats()
-	res.Metrics = Compute(ComputeInput{Curve: d.curve, Trades: res.Trades, Fees: fees, Volume: volume,
+	res.Metrics = Compute(ComputeInput{Curve: d.curve, Exact: d.exact, Trades: res.Trades, Fees: fees, Volume: volume,
 		BuyHoldPct: bh, Rejected: st.Refused})
 	return res, nil
 }

@@ -185,7 +185,7 @@ func equityCharts(res *Result, s Spec) (chart, chart) {
 	eq := series{t: make([]time.Time, len(res.Curve)), v: make([]float64, len(res.Curve))}
 	dd := series{t: eq.t, v: make([]float64, len(res.Curve))}
 	for i, p := range res.Curve {
-		eq.t[i], eq.v[i] = p.Time, p.Value
+		eq.t[i], eq.v[i] = p.Time(), p.Value
 		dd.v[i] = -p.Drawdown * 100
 	}
 	hold := buyHoldSeries(res, s)
@@ -227,14 +227,15 @@ func buyHoldSeries(res *Result, s Spec) series {
 		hs = append(hs, &held{bars: s.Data[sym], first: res.BuyHold[sym][0].InexactFloat64()})
 	}
 	for _, p := range res.Curve {
+		pt := p.Time()
 		var v float64
 		for _, h := range hs {
-			for h.i+1 < len(h.bars) && !h.bars[h.i+1].CloseTime.After(p.Time) {
+			for h.i+1 < len(h.bars) && !h.bars[h.i+1].CloseTime.After(pt) {
 				h.i++
 			}
 			v += h.bars[h.i].Close.InexactFloat64() / h.first
 		}
-		out.t = append(out.t, p.Time)
+		out.t = append(out.t, pt)
 		out.v = append(out.v, start*v/float64(len(hs)))
 	}
 	return out

@@ -11,26 +11,28 @@ import (
 	"github.com/spotbot/spotbot/exchange"
 )
 
-// EquityPoint is the account's mark-to-market value at a bar's close.
-// Value is what the statistics use; Equity, the exact value, is set where
-// a report shows it (the first and last point and each new peak) and may
-// be zero elsewhere: computing a decimal at every one of a million bars
-// would cost more than the rest of the backtest.
+// EquityPoint is the account's mark-to-market value at a bar's close, in
+// the quote asset. It holds no pointers, so a curve of a million points is
+// one flat allocation the garbage collector never scans. Value is what the
+// statistics use; the exact decimal values of the points reports print
+// (first, last, each new peak) are kept beside the curve (Result.Exact).
 type EquityPoint struct {
-	Time     time.Time
+	At       int64 // the bar's close, milliseconds since the epoch
 	Value    float64
-	Equity   decimal.Decimal // exact; zero where not computed
-	Exposed  bool            // some position was held at this point
-	Drawdown float64
+	Drawdown float64 // below the running peak, a fraction
+	Exposed  bool    // some position was held at this point
 }
 
-// exact returns the point's exact equity, or its value as text when the
-// exact one was not computed.
-func (p EquityPoint) exact() string {
-	if !p.Equity.IsZero() || p.Value == 0 {
-		return p.Equity.String()
+// Time is the point's time in UTC.
+func (p EquityPoint) Time() time.Time { return time.UnixMilli(p.At).UTC() }
+
+// exactAt returns the exact equity of point i when known, else its value
+// as text.
+func exactAt(c []EquityPoint, exact map[int]decimal.Decimal, i int) string {
+	if d, ok := exact[i]; ok {
+		return d.String()
 	}
-	return strconv.FormatFloat(p.Value, 'f', -1, 64)
+	return strconv.FormatFloat(c[i].Value, 'f', -1, 64)
 }
 
 // Trade is a round trip in one symbol: from a flat position to a position
@@ -165,7 +167,7 @@ func periodsPerYear(curve []EquityPoint) float64 {
 	}
 	gaps := make([]time.Duration, 0, len(curve)-1)
 	for i := 1; i < len(curve); i++ {
-		gaps = append(gaps, curve[i].Time.Sub(curve[i-1].Time))
+		gaps = append(gaps, time.Duration(curve[i].At-curve[i-1].At)*time.Millisecond)
 	}
 	sort.Slice(gaps, func(i, j int) bool { return gaps[i] < gaps[j] })
 	med := gaps[len(gaps)/2]
@@ -177,7 +179,10 @@ func periodsPerYear(curve []EquityPoint) float64 {
 
 // ComputeInput is everything Compute needs.
 type ComputeInput struct {
-	Curve      []EquityPoint
+	Curve []EquityPoint
+	// Exact holds the exact equity of some points by index; the first,
+	// last and peak values are printed from it when present.
+	Exact      map[int]decimal.Decimal
 	Trades     []Trade
 	Fees       decimal.Decimal
 	Volume     decimal.Decimal
@@ -197,27 +202,22 @@ func Compute(in ComputeInput) Metrics {
 	if len(c) == 0 {
 		return m
 	}
-	m.Start, m.End = c[0].Time, c[len(c)-1].Time
+	m.Start, m.End = c[0].Time(), c[len(c)-1].Time()
 	dur := m.End.Sub(m.Start)
 	m.Duration = dur.String()
-	for i := range c {
-		if c[i].Value == 0 && !c[i].Equity.IsZero() {
-			c[i].Value = c[i].Equity.InexactFloat64()
-		}
-	}
-	m.EquityStart, m.EquityFinal = c[0].exact(), c[len(c)-1].exact()
+	m.EquityStart, m.EquityFinal = exactAt(c, in.Exact, 0), exactAt(c, in.Exact, len(c)-1)
 	peak, exposed := 0, 0
 	for i, p := range c {
-		// An exact tie goes to the later point, which carries the exact
-		// value when the producer only computes it at new peaks.
-		if p.Value > c[peak].Value || (p.Value == c[peak].Value && !p.Equity.IsZero()) {
+		// An equal value goes to the later point when only it carries an
+		// exact value (producers compute it at new peaks).
+		if _, ok := in.Exact[i]; p.Value > c[peak].Value || (p.Value == c[peak].Value && ok) {
 			peak = i
 		}
 		if p.Exposed {
 			exposed++
 		}
 	}
-	m.EquityPeak = c[peak].exact()
+	m.EquityPeak = exactAt(c, in.Exact, peak)
 	m.ExposurePct = 100 * float64(exposed) / float64(len(c))
 	f0, f1 := c[0].Value, c[len(c)-1].Value
 	if f0 > 0 {
@@ -283,7 +283,7 @@ func meanStd(x []float64) (mean, sd float64) {
 // drawdown periods.
 func drawdowns(c []EquityPoint) (maxDD float64, maxDur time.Duration, avg float64) {
 	peak := c[0].Value
-	peakAt := c[0].Time
+	peakAt := c[0].At
 	var depth float64 // of the current period
 	var depths []float64
 	for i := range c {
@@ -291,11 +291,11 @@ func drawdowns(c []EquityPoint) (maxDD float64, maxDur time.Duration, avg float6
 		if v >= peak {
 			if depth > 0 {
 				depths = append(depths, depth)
-				if d := c[i].Time.Sub(peakAt); d > maxDur {
+				if d := time.Duration(c[i].At-peakAt) * time.Millisecond; d > maxDur {
 					maxDur = d
 				}
 			}
-			peak, peakAt, depth = v, c[i].Time, 0
+			peak, peakAt, depth = v, c[i].At, 0
 			c[i].Drawdown = 0
 			continue
 		}
@@ -310,7 +310,7 @@ func drawdowns(c []EquityPoint) (maxDD float64, maxDur time.Duration, avg float6
 	}
 	if depth > 0 {
 		depths = append(depths, depth)
-		if d := c[len(c)-1].Time.Sub(peakAt); d > maxDur {
+		if d := time.Duration(c[len(c)-1].At-peakAt) * time.Millisecond; d > maxDur {
 			maxDur = d
 		}
 	}

@@ -48,15 +48,17 @@ func TestCompute(t *testing.T) {
 	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	vals := []string{"100", "110", "99", "121", "110"}
 	curve := make([]EquityPoint, len(vals))
+	exact := map[int]decimal.Decimal{}
 	for i, v := range vals {
-		curve[i] = EquityPoint{Time: t0.Add(time.Duration(i) * day), Equity: dec(v), Exposed: i%2 == 1}
+		curve[i] = EquityPoint{At: t0.Add(time.Duration(i) * day).UnixMilli(), Value: dec(v).InexactFloat64(), Exposed: i%2 == 1}
+		exact[i] = dec(v)
 	}
 	trades := []Trade{
 		{PnL: dec("10"), ReturnPct: 10, EntryTime: t0, ExitTime: t0.Add(day)},
 		{PnL: dec("-5"), ReturnPct: -5, EntryTime: t0, ExitTime: t0.Add(3 * day)},
 		{PnL: dec("20"), ReturnPct: 20, EntryTime: t0, ExitTime: t0.Add(2 * day)},
 	}
-	m := Compute(ComputeInput{Curve: curve, Trades: trades, Fees: dec("1.5"), Volume: dec("1000"), BuyHoldPct: 7, BudgetWait: 3 * time.Second})
+	m := Compute(ComputeInput{Curve: curve, Exact: exact, Trades: trades, Fees: dec("1.5"), Volume: dec("1000"), BuyHoldPct: 7, BudgetWait: 3 * time.Second})
 
 	rets := []float64{110.0/100 - 1, 99.0/110 - 1, 121.0/99 - 1, 110.0/121 - 1}
 	mean := (rets[0] + rets[1] + rets[2] + rets[3]) / 4

@@ -190,7 +190,7 @@ func WriteEquityCSV(w io.Writer, curve []EquityPoint) error {
 		return err
 	}
 	for _, p := range curve {
-		if err := cw.Write([]string{stamp(p.Time), strconv.FormatFloat(p.Value, 'f', 8, 64), strconv.FormatFloat(p.Drawdown*100, 'f', 6, 64),
+		if err := cw.Write([]string{stamp(p.Time()), strconv.FormatFloat(p.Value, 'f', 8, 64), strconv.FormatFloat(p.Drawdown*100, 'f', 6, 64),
 			strconv.FormatBool(p.Exposed)}); err != nil {
 			return err
 		}

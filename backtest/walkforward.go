@@ -40,6 +40,7 @@ type WalkForwardResult struct {
 	Windows   []Window
 	Aggregate Metrics
 	Curve     []EquityPoint
+	Exact     map[int]decimal.Decimal // exact equity by curve index
 	Trades    []Trade
 }
 
@@ -62,7 +63,7 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 		return nil, fmt.Errorf("walkforward: the data spans %s, less than one train (%s) plus test (%s) window", to.Sub(from), o.Train, o.Test)
 	}
 	combos := Grid(o.Params)
-	out := &WalkForwardResult{}
+	out := &WalkForwardResult{Exact: map[int]decimal.Decimal{}}
 	factor := decimal.NewFromInt(1)
 	fees, volume := decimal.Zero, decimal.Zero
 	for start := from; !start.Add(o.Train + o.Test).After(to); start = start.Add(o.Test) {
@@ -92,22 +93,27 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 		if len(res.Curve) == 0 {
 			continue
 		}
-		startEq := res.Curve[0].Equity
-		for _, p := range res.Curve {
-			p.Value *= factor.InexactFloat64()
-			if !p.Equity.IsZero() {
-				p.Equity = p.Equity.Mul(factor).Round(8)
-			}
+		// Each window starts from the starting balances; scale it to start
+		// where the chain stands. The exact first and last values carry
+		// the factor exactly.
+		first, last := res.Exact[0], res.Exact[len(res.Curve)-1]
+		f := factor.InexactFloat64()
+		base := len(out.Curve)
+		for i, p := range res.Curve {
+			p.Value *= f
 			out.Curve = append(out.Curve, p)
+			if e, ok := res.Exact[i]; ok {
+				out.Exact[base+i] = e.Mul(factor).Round(8)
+			}
 		}
-		if startEq.IsPositive() {
-			factor = factor.Mul(res.Curve[len(res.Curve)-1].Equity).DivRound(startEq, 16)
+		if first.IsPositive() {
+			factor = factor.Mul(last).DivRound(first, 16)
 		}
 		out.Trades = append(out.Trades, res.Trades...)
 		fees = fees.Add(decimal.RequireFromString(res.Metrics.FeesPaid))
 		volume = volume.Add(decimal.RequireFromString(res.Metrics.Volume))
 	}
-	out.Aggregate = Compute(ComputeInput{Curve: out.Curve, Trades: out.Trades, Fees: fees, Volume: volume})
+	out.Aggregate = Compute(ComputeInput{Curve: out.Curve, Exact: out.Exact, Trades: out.Trades, Fees: fees, Volume: volume})
 	return out, nil
 }
 

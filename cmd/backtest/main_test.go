@@ -156,7 +156,7 @@ func TestRecordedRunsAndReport(t *testing.T) {
 		t.Errorf("listed %d lines:\n%s", n, list)
 	}
 	for _, want := range []string{`(?m)^1\s+\S+ \S+\s+btc-cross \(smacross\)\s+104\.38\s+2\.690\s+91\s`,
-		`(?m)^3\s.*sweep #1 fast=10\s+104\.38\s+2\.690\s+91\s`} {
+		`(?m)^3\s.*sweep #1 fast=10\s+104\.38\s+2\.690\s+91\s`, `(?m)^2\s.*sweep #0 fast=5\s+50\.30\s`} {
 		if !regexp.MustCompile(want).MatchString(list) {
 			t.Errorf("list does not match %s:\n%s", want, list)
 		}

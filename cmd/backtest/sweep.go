@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -78,7 +79,6 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
 				}
 				defer rec.close()
 			}
-			var recErr error
 			started := time.Now()
 			title := instancesTitle(c)
 			combos := backtest.Grid(ps)
@@ -92,20 +92,25 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
 				mine = (len(combos) - si + sn - 1) / sn
 			}
 			runs, err := backtest.Sweep(cmd.Context(), spec, backtest.SweepOptions{Combos: combos, Objective: obj,
-				Workers: workers, Shard: si, Shards: sn, Done: func(r backtest.SweepRun) {
-					done++
-					p.update(done, mine)
-					if rec != nil && r.Err == "" && recErr == nil {
-						_, recErr = rec.record(cmd.Context(), fmt.Sprintf("%s sweep #%d %s", title, r.Index, r.Params), started,
-							r.Params, r.Metrics, "")
-					}
-				}})
+				Workers: workers, Shard: si, Shards: sn, Done: func(backtest.SweepRun) { done++; p.update(done, mine) }})
 			p.finish()
 			if err != nil {
 				return wrap(err)
 			}
-			if recErr != nil {
-				return wrap(recErr)
+			if rec != nil {
+				// In combination order, so run ids do not depend on which
+				// worker finished first.
+				byIndex := slices.Clone(runs)
+				slices.SortFunc(byIndex, func(a, b backtest.SweepRun) int { return a.Index - b.Index })
+				for _, r := range byIndex {
+					if r.Err != "" {
+						continue
+					}
+					if _, err := rec.record(cmd.Context(), fmt.Sprintf("%s sweep #%d %s", title, r.Index, r.Params), started,
+						r.Params, r.Metrics, ""); err != nil {
+						return wrap(err)
+					}
+				}
 			}
 			elapsed := time.Since(started)
 			if err := printRuns(stdout, runs, top); err != nil {
