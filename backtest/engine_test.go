@@ -340,3 +340,33 @@ func TestDefaultRules(t *testing.T) {
 		t.Errorf("rules %+v", r)
 	}
 }
+
+// The drawdown kill switch: when equity falls more than 20% below its peak
+// the runtime cancels the resting order and refuses every new one.
+func TestKillSwitchCancelsAndRefuses(t *testing.T) {
+	t.Parallel()
+	bars := []exchange.Kline{
+		hbar(0, "100", "101", "99", "100"), // equity 1000 + 10 × 100 = 2000
+		hbar(1, "100", "101", "69", "70"),  // 1700: 15% down
+		hbar(2, "70", "71", "56", "58"),    // 1580: 21% down, trips
+		hbar(3, "58", "60", "57", "59"),
+	}
+	s := &script{orders: map[int][]exchange.NewOrder{
+		0: {limit("BTCUSDT", exchange.SideBuy, "1", "50")},
+		3: {market("BTCUSDT", exchange.SideBuy, "1")},
+	}}
+	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": bars},
+		Symbols:  []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")},
+		Balances: map[string]decimal.Decimal{"USDT": dec("1000"), "BTC": dec("10")},
+		Risk:     risk.Limits{MaxDrawdown: dec("0.2")}})
+	if got := strings.Join(s.errs, ","); got != "kill-switch" {
+		t.Errorf("refusals %q, want kill-switch", got)
+	}
+	if len(res.Fills) != 0 || res.Metrics.Rejected["kill-switch"] != 1 {
+		t.Errorf("fills %d, rejected %v", len(res.Fills), res.Metrics.Rejected)
+	}
+	// The resting buy was cancelled: its 50 USDT are free again.
+	if got := res.Balances["USDT"].String(); got != "1000" {
+		t.Errorf("USDT %s, want 1000 (nothing locked)", got)
+	}
+}

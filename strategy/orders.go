@@ -67,6 +67,9 @@ func (in *instance) Place(o exchange.NewOrder) (Order, error) {
 	return r.afterSend(t, ack.OrderID, err)
 }
 
+// canTrade says whether the instance may send orders now. An order the
+// kill switch refuses is counted like any risk refusal; a stopped or
+// warming-up instance has no order to count.
 func (in *instance) canTrade() error {
 	switch {
 	case in.stopped != nil:
@@ -74,7 +77,9 @@ func (in *instance) canTrade() error {
 	case in.warming:
 		return ErrWarmingUp
 	case in.rt.killed:
-		return &risk.Rejection{Rule: risk.RuleKillSwitch, Reason: in.rt.opts.Gate.Killed()}
+		err := &risk.Rejection{Rule: risk.RuleKillSwitch, Reason: in.rt.opts.Gate.Killed()}
+		in.rt.refused(err)
+		return err
 	}
 	return nil
 }
