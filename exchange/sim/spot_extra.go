@@ -71,3 +71,14 @@ func (x *Exchange) HasSymbol(symbol string) bool {
 	_, ok := x.markets[symbol]
 	return ok
 }
+
+// DiscardEvents drops the account's undelivered order events, for callers
+// that never read them (the HTTP server), so they do not pile up.
+func (p *Port) DiscardEvents() {
+	p.x.mu.Lock()
+	defer p.x.mu.Unlock()
+	if a, ok := p.x.accounts[p.uid]; ok {
+		clear(a.events)
+		a.events = a.events[:0]
+	}
+}
