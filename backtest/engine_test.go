@@ -370,3 +370,35 @@ func TestKillSwitchCancelsAndRefuses(t *testing.T) {
 		t.Errorf("USDT %s, want 1000 (nothing locked)", got)
 	}
 }
+
+// Without self-trade prevention a strategy's buy crossing its own resting
+// sell trades with it: at the next open the buy (limit 102) meets the sell
+// resting at 101 first, both fills are flagged self-trades, the sell pays
+// the maker fee in USDT (0.101) and the buy the taker fee in BTC (0.002).
+// Asking for an STP mode without a group is refused by the risk gate.
+func TestSelfTradeAndSTPMode(t *testing.T) {
+	t.Parallel()
+	stp := limit("BTCUSDT", exchange.SideBuy, "1", "90")
+	stp.STPMode = exchange.STPCancelMaker
+	s := &script{orders: map[int][]exchange.NewOrder{0: {
+		limit("BTCUSDT", exchange.SideSell, "1", "101"), limit("BTCUSDT", exchange.SideBuy, "1", "102"), stp,
+	}}}
+	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+		Symbols:  []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")},
+		Balances: map[string]decimal.Decimal{"USDT": dec("1000"), "BTC": dec("1")}})
+	want := "BTCUSDT S 1@101 fee 0.101 USDT maker=true 01:00; BTCUSDT B 1@101 fee 0.002 BTC maker=false 01:00"
+	if got := fillText(res.Fills); got != want {
+		t.Errorf("fills\n got %s\nwant %s", got, want)
+	}
+	for _, f := range res.Fills {
+		if !f.IsSelfTrade {
+			t.Errorf("fill %s not flagged as a self-trade", f.ID)
+		}
+	}
+	if got := res.Balances["USDT"].String() + " " + res.Balances["BTC"].String(); got != "999.899 0.998" {
+		t.Errorf("balances %s", got)
+	}
+	if got := strings.Join(s.errs, ","); got != "stp-group" {
+		t.Errorf("refusals %q, want stp-group", got)
+	}
+}
