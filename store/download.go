@@ -91,6 +91,9 @@ func (s *Store) Download(ctx context.Context, tr exchange.Trader, req DownloadRe
 	}
 	report()
 	for next := res.Start; next.Before(end); {
+		if err := ctx.Err(); err != nil {
+			return res, s.interrupted(req, res, err)
+		}
 		window := next
 		for i := 0; i < klinesPerRequest && window.Before(end); i++ {
 			window = iv.Next(window)

@@ -195,15 +195,14 @@ func TestDownloadCancelled(t *testing.T) {
 	x, _ := simWithBars(t, start, 1200, 0)
 	s := memStore(t)
 	ctx, cancel := context.WithCancel(t.Context())
-	calls := 0
-	_, err := s.Download(ctx, x.Master(), DownloadRequest{Symbol: "BTCUSDT", Interval: exchange.Interval60m, From: start}, func(p DownloadProgress) {
-		calls++
+	tr := &countingTrader{Trader: x.Master()}
+	res, err := s.Download(ctx, tr, DownloadRequest{Symbol: "BTCUSDT", Interval: exchange.Interval60m, From: start}, func(p DownloadProgress) {
 		if p.Requests == 1 {
 			cancel()
 		}
 	})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("error = %v", err)
+	if !errors.Is(err, context.Canceled) || tr.calls != 1 || res.Inserted != 500 {
+		t.Fatalf("error = %v after %d requests, %d bars", err, tr.calls, res.Inserted)
 	}
 	if last, ok, _ := s.LastKline(t.Context(), "BTCUSDT", exchange.Interval60m); !ok || !last.OpenTime.Equal(start.Add(499*time.Hour)) {
 		t.Fatalf("last stored = %v %v", last.OpenTime, ok)

@@ -134,35 +134,27 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer st.Close()
-	out := stdout
-	if *file != "" {
-		f, err := os.Create(*file)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		out = f
-	}
-	n, err := exportCSV(ctx, st, out, strings.ToUpper(*symbol), iv, fromT, toT)
+	ks, err := st.Klines(ctx, strings.ToUpper(*symbol), iv, fromT, toT)
 	if err != nil {
 		return err
 	}
-	if *file != "" {
-		fmt.Fprintf(stderr, "exported %d bars to %s\n", n, *file)
-		if err := out.(*os.File).Close(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func exportCSV(ctx context.Context, st *store.Store, w io.Writer, symbol string, iv exchange.Interval, from, to time.Time) (int, error) {
-	ks, err := st.Klines(ctx, symbol, iv, from, to)
-	if err != nil {
-		return 0, err
-	}
 	if len(ks) == 0 {
-		return 0, fmt.Errorf("export: no %s %s bars stored in the range", symbol, iv)
+		return fmt.Errorf("export: no %s %s bars stored in the range", strings.ToUpper(*symbol), iv)
 	}
-	return len(ks), marketdata.WriteCSV(w, ks)
+	if *file == "" {
+		return marketdata.WriteCSV(stdout, ks)
+	}
+	f, err := os.Create(*file)
+	if err != nil {
+		return err
+	}
+	err = marketdata.WriteCSV(f, ks)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "exported %d bars to %s\n", len(ks), *file)
+	return nil
 }
