@@ -283,6 +283,19 @@ func TestHandVWAP(t *testing.T) {
 	if w.Ready() || w.Value() != 0 {
 		t.Errorf("zero-volume window: ready %v value %v", w.Ready(), w.Value())
 	}
+	// Volumes whose sum rounds: after they leave the window, nothing of
+	// them may remain to fake a price.
+	r := must(NewRollingVWAP(3))(t)
+	for _, v := range []float64{0.1, 0.2, 0.7, 0, 0, 0} {
+		r.Update(1.0/3, 1.0/7, 0.3, v)
+	}
+	if r.Ready() || r.Value() != 0 {
+		t.Errorf("after traded bars left: ready %v value %v", r.Ready(), r.Value())
+	}
+	r.Update(3, 1, 2, 0.5)
+	if !r.Ready() || r.Value() != 2 {
+		t.Errorf("one traded bar at typical price 2: ready %v value %v", r.Ready(), r.Value())
+	}
 }
 
 func TestConstructorErrors(t *testing.T) {

@@ -16,6 +16,10 @@ type VWAP struct {
 	next      int
 	count     int
 	pv, vol   ksum
+	// traded counts the covered bars with a positive volume: Ready asks
+	// it rather than whether the volume sum is positive, which rounding
+	// residue of bars that left the window could fake.
+	traded int
 }
 
 // NewVWAP returns a cumulative VWAP.
@@ -37,6 +41,9 @@ func (w *VWAP) Update(high, low, close, volume float64) {
 	pv := volume * ((high + low + close) / 3)
 	if n := len(w.pvs); n > 0 {
 		if w.count == n {
+			if w.vols[w.next] > 0 {
+				w.traded--
+			}
 			w.pv.add(-w.pvs[w.next])
 			w.vol.add(-w.vols[w.next])
 		} else {
@@ -47,13 +54,22 @@ func (w *VWAP) Update(high, low, close, volume float64) {
 			w.next = 0
 		}
 	}
+	if volume > 0 {
+		w.traded++
+	}
+	if w.traded == 0 {
+		// Nothing traded in the window: the sums are exactly zero, not
+		// whatever residue subtracting the departed bars left.
+		w.pv, w.vol = ksum{}, ksum{}
+		return
+	}
 	w.pv.add(pv)
 	w.vol.add(volume)
 }
 
 // Ready reports whether the bars covered hold a positive volume (for a
 // rolling VWAP, also whether n bars have arrived).
-func (w *VWAP) Ready() bool { return w.count == len(w.pvs) && w.vol.value() > 0 }
+func (w *VWAP) Ready() bool { return w.count == len(w.pvs) && w.traded > 0 }
 
 // Value returns the VWAP, or 0 before Ready.
 func (w *VWAP) Value() float64 {
@@ -67,4 +83,4 @@ func (w *VWAP) Value() float64 {
 func (w *VWAP) Period() int { return len(w.pvs) }
 
 // Reset forgets all bars.
-func (w *VWAP) Reset() { w.next, w.count, w.pv, w.vol = 0, 0, ksum{}, ksum{} }
+func (w *VWAP) Reset() { w.next, w.count, w.pv, w.vol, w.traded = 0, 0, ksum{}, ksum{}, 0 }
