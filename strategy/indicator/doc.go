@@ -4,8 +4,10 @@
 //
 // Every indicator is fed one value (or one bar) at a time and keeps only
 // what its window needs, in buffers allocated by its constructor: an update
-// costs O(1) time (Max and Min: O(1) amortised) and allocates nothing, so a
-// strategy can update indicators on every bar of a long backtest.
+// costs O(1) time and allocates nothing, so a strategy can update
+// indicators on every bar of a long backtest. For Max, Min, Stochastic and
+// Bollinger the O(1) is amortised: an occasional update does O(n) work
+// (see each type) that the others do not.
 //
 // They share one shape:
 //
