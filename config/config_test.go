@@ -84,7 +84,7 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 	}{
 		{"unknown key", "mode: backtest\ndata: {sorce: csv}\n", nil, "'data' has invalid keys: sorce"},
 		{"strategy param", strings.Replace(good, "slow: 20", "slow: 3", 1), nil, "strategies[0].params.fast: must be < slow"},
-		{"strategy param type", strings.Replace(good, "fast: 5", "fast: five", 1), nil, "strategies[0].params: 'fast' expected type 'int'"},
+		{"strategy param type", strings.Replace(good, "fast: 5", "fast: five", 1), nil, "strategies[0].params.fast: expected type 'int'"},
 		{"unknown strategy", strings.Replace(good, "name: cross", "name: crosss", 1), nil, `strategies[0].name: unknown strategy "crosss" (known: cross)`},
 		{"secret in yaml", "exchange:\n  api_secret: abc\n", nil, "exchange.api_secret: secrets must not be in the configuration file"},
 		{"bad mode", "mode: yolo\n", nil, `mode: "yolo" must be live, paper, paper-replay or backtest`},

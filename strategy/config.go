@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"time"
 
@@ -109,7 +110,7 @@ func DecodeParams(raw map[string]any, dst any) error {
 		return fmt.Errorf("params: %w", err)
 	}
 	if err := dec.Decode(raw); err != nil {
-		return fmt.Errorf("params: %s", cleanDecodeError(err))
+		return errors.New(paramErrors(err))
 	}
 	if v, ok := dst.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
@@ -124,6 +125,43 @@ func cleanDecodeError(err error) string {
 	s := strings.ReplaceAll(err.Error(), "\n", "; ")
 	s = strings.TrimPrefix(s, "decoding failed due to the following error(s):; ; ")
 	return s
+}
+
+var (
+	invalidKeys = regexp.MustCompile(`^'([^']*)' has invalid keys: (.+)$`)
+	fieldError  = regexp.MustCompile(`^'([^']+)' (.+)$`)
+)
+
+// paramErrors rewrites mapstructure's errors to name each field by its
+// path: "params.slowest: unknown parameter" rather than "'' has invalid
+// keys: slowest", "params.fast: expected type 'int', ..." rather than
+// "'fast' expected type 'int', ...".
+func paramErrors(err error) string {
+	var out []string
+	for _, line := range strings.Split(cleanDecodeError(err), "; ") {
+		if line == "" {
+			continue
+		}
+		if m := invalidKeys.FindStringSubmatch(line); m != nil {
+			for _, k := range strings.Split(m[2], ", ") {
+				out = append(out, "params."+joinPath(m[1], k)+": unknown parameter")
+			}
+			continue
+		}
+		if m := fieldError.FindStringSubmatch(line); m != nil {
+			out = append(out, "params."+m[1]+": "+m[2])
+			continue
+		}
+		out = append(out, "params: "+line)
+	}
+	return strings.Join(out, "; ")
+}
+
+func joinPath(prefix, key string) string {
+	if prefix == "" {
+		return key
+	}
+	return prefix + "." + key
 }
 
 // DecodeHook converts configuration values into decimal.Decimal (from

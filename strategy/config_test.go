@@ -48,11 +48,11 @@ func TestDecodeParams(t *testing.T) {
 		raw  map[string]any
 		want string
 	}{
-		{map[string]any{"fsat": 5}, "params: '' has invalid keys: fsat"},
-		{map[string]any{"fast": "five"}, "params: 'fast' expected type 'int', got unconvertible type 'string'"},
+		{map[string]any{"fsat": 5}, "params.fsat: unknown parameter"},
+		{map[string]any{"fast": "five"}, "params.fast: expected type 'int', got unconvertible type 'string'"},
 		{map[string]any{"fast": 40}, "params.fast: must be < slow"},
-		{map[string]any{"fraction": "1/2"}, "params: 'fraction' can't convert 1/2 to decimal"},
-		{map[string]any{"higher": "8h"}, `params: 'higher' unknown interval "8h" (known: 1m 5m 15m 30m 60m (or 1h) 4h 1d 1W 1M)`},
+		{map[string]any{"fraction": "1/2"}, "params.fraction: can't convert 1/2 to decimal"},
+		{map[string]any{"higher": "8h"}, `params.higher: unknown interval "8h" (known: 1m 5m 15m 30m 60m (or 1h) 4h 1d 1W 1M)`},
 	}
 	for _, b := range bad {
 		p := testParams{Fast: 10, Slow: 30}

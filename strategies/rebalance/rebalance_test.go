@@ -135,7 +135,7 @@ func TestParams(t *testing.T) {
 		{map[string]any{"targets": targets, "band": 1}, "params.band: must be in [0, 1)"},
 		{map[string]any{"targets": targets, "quote": ""}, "params.quote: required"},
 		{map[string]any{"targets": targets, "schedule": "61 * * * *"}, "params.schedule: end of range (61) above maximum (59): 61"},
-		{map[string]any{"targets": targets, "plan": true}, "params: '' has invalid keys: plan"},
+		{map[string]any{"targets": targets, "plan": true}, "params.plan: unknown parameter"},
 	} {
 		_, err := rebalance.New(strategy.Config{Name: rebalance.Name, ID: "x", Interval: "1h", Params: tt.params})
 		if err == nil || err.Error() != tt.want {

@@ -191,7 +191,7 @@ func TestParams(t *testing.T) {
 		{map[string]any{"quantity": "-1"}, "params.quantity: must not be negative"},
 		{map[string]any{"fraction": "1.5"}, "params.fraction: must be in (0, 1]"},
 		{map[string]any{"fraction": 0}, "params.fraction: must be in (0, 1]"},
-		{map[string]any{"slowest": 3}, "params: '' has invalid keys: slowest"},
+		{map[string]any{"slowest": 3}, "params.slowest: unknown parameter"},
 	} {
 		_, err := smacross.New(strategy.Config{Name: smacross.Name, ID: "x", Symbols: []string{"BTCUSDT"}, Interval: "1h", Params: tt.params})
 		if err == nil || err.Error() != tt.want {
