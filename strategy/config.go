@@ -133,7 +133,7 @@ var (
 )
 
 // paramErrors rewrites mapstructure's errors to name each field by its
-// path: "params.slowest: unknown parameter" rather than "'' has invalid
+// path: "params.slowest: unknown parameter" rather than "” has invalid
 // keys: slowest", "params.fast: expected type 'int', ..." rather than
 // "'fast' expected type 'int', ...".
 func paramErrors(err error) string {
