@@ -133,9 +133,8 @@ var (
 )
 
 // paramErrors rewrites mapstructure's errors to name each field by its
-// path: "params.slowest: unknown parameter" rather than "” has invalid
-// keys: slowest", "params.fast: expected type 'int', ..." rather than
-// "'fast' expected type 'int', ...".
+// path: an unknown key becomes "params.slowest: unknown parameter", a
+// mistyped value "params.fast: expected type 'int', ...".
 func paramErrors(err error) string {
 	var out []string
 	for _, line := range strings.Split(cleanDecodeError(err), "; ") {
