@@ -99,8 +99,7 @@ func tooPrecise(d decimal.Decimal, scale int32) bool { return !d.Equal(d.Truncat
 // enforced as the spec states it; the facts file notes published samples with
 // multipliers that would refuse every order, which are to be ignored.
 func percentPriceUsable(f Filter) (bid, ask bool) {
-	one := decimal.NewFromInt(1)
-	return f.BidMultiplierUp.GreaterThanOrEqual(one), f.AskMultiplierDown.IsPositive() && f.AskMultiplierDown.LessThanOrEqual(one)
+	return cmpDec(f.BidMultiplierUp, decOne) >= 0, f.AskMultiplierDown.IsPositive() && cmpDec(f.AskMultiplierDown, decOne) <= 0
 }
 
 // CheckOrder applies the symbol's rules to o. last is the latest trade
@@ -165,12 +164,14 @@ func (s *SymbolInfo) checkLimit(o NewOrder, last decimal.Decimal) error {
 	if f, ok := s.PercentPrice(); ok && last.IsPositive() && o.Type != TypeLimitMaker {
 		bidOK, askOK := percentPriceUsable(f)
 		if o.Side == SideBuy && bidOK {
-			if ceil := last.Mul(f.BidMultiplierUp); o.Price.GreaterThan(ceil) {
+			if cmpMul(o.Price, last, f.BidMultiplierUp) > 0 {
+				ceil := last.Mul(f.BidMultiplierUp)
 				return ruleErr(RulePercentPrice, CodeParameterError, "buy price %s above %s (last %s × %s)", o.Price, ceil, last, f.BidMultiplierUp)
 			}
 		}
 		if o.Side == SideSell && askOK {
-			if floor := last.Mul(f.AskMultiplierDown); o.Price.LessThan(floor) {
+			if cmpMul(o.Price, last, f.AskMultiplierDown) < 0 {
+				floor := last.Mul(f.AskMultiplierDown)
 				return ruleErr(RulePercentPrice, CodeParameterError, "sell price %s below %s (last %s × %s)", o.Price, floor, last, f.AskMultiplierDown)
 			}
 		}
@@ -206,13 +207,13 @@ func (s *SymbolInfo) checkMarket(o NewOrder, last decimal.Decimal) error {
 // checkAmount applies the minimum quantity and the minimum and maximum
 // amounts. qty is zero for a quote-sized market order.
 func (s *SymbolInfo) checkAmount(t OrderType, qty, notional decimal.Decimal) error {
-	if qty.IsPositive() && s.BaseSizePrecision.IsPositive() && qty.LessThan(s.BaseSizePrecision) {
+	if qty.IsPositive() && s.BaseSizePrecision.IsPositive() && cmpDec(qty, s.BaseSizePrecision) < 0 {
 		return ruleErr(RuleMinAmount, CodeBelowMinVolume, "quantity %s below the minimum %s", qty, s.BaseSizePrecision)
 	}
-	if min := s.MinNotional(t); min.IsPositive() && notional.LessThan(min) {
+	if min := s.MinNotional(t); min.IsPositive() && cmpDec(notional, min) < 0 {
 		return ruleErr(RuleMinAmount, CodeBelowMinVolume, "amount %s below the minimum %s", notional, min)
 	}
-	if max := s.MaxNotional(t); max.IsPositive() && notional.GreaterThan(max) {
+	if max := s.MaxNotional(t); max.IsPositive() && cmpDec(notional, max) > 0 {
 		return ruleErr(RuleMaxAmount, CodeAboveMaxVolume, "amount %s above the maximum %s", notional, max)
 	}
 	return nil

@@ -1,0 +1,72 @@
+package exchange
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+// randomDecimal draws decimals around the sizes the exchange sees, with
+// some beyond 18 digits to exercise the fallback.
+func randomDecimal(r *rand.Rand) decimal.Decimal {
+	var coef int64
+	switch r.IntN(6) {
+	case 0:
+		coef = 0
+	case 1:
+		coef = r.Int64N(10)
+	case 2:
+		coef = r.Int64N(1_000_000)
+	case 3:
+		coef = r.Int64()
+	default:
+		coef = r.Int64N(1_000_000_000_000)
+	}
+	if r.IntN(4) == 0 {
+		coef = -coef
+	}
+	d := decimal.New(coef, int32(r.IntN(41)-20))
+	if r.IntN(10) == 0 {
+		d = d.Mul(decimal.New(r.Int64(), 0)) // beyond 18 digits
+	}
+	return d
+}
+
+func TestCmpDecMatchesCmp(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 200000; i++ {
+		a, b, c := randomDecimal(r), randomDecimal(r), randomDecimal(r)
+		if i%7 == 0 {
+			b = a.Add(decimal.New(int64(r.IntN(3)-1), int32(r.IntN(10)-12))) // neighbours
+		}
+		if got, want := cmpDec(a, b), a.Cmp(b); got != want {
+			t.Fatalf("cmpDec(%s, %s) = %d, want %d", a, b, got, want)
+		}
+		if got, want := cmpMul(a, b, c), a.Cmp(b.Mul(c)); got != want {
+			t.Fatalf("cmpMul(%s, %s, %s) = %d, want %d", a, b, c, got, want)
+		}
+	}
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"1.1", "1", 1}, {"0.9", "1", -1}, {"1.000", "1", 0}, {"-0.5", "0", -1}, {"0", "-0.00", 0},
+		{"18446744073709551615", "1e-5", 1}, {"123456789012345678", "123456789012345678.0", 0},
+		{"1e25", "99999999999999999", 1}, {"-1e25", "-99999999999999999", -1},
+	}
+	for _, tt := range tests {
+		a, b := decimal.RequireFromString(tt.a), decimal.RequireFromString(tt.b)
+		if got := cmpDec(a, b); got != tt.want {
+			t.Errorf("cmpDec(%s, %s) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestCmpDecDoesNotAllocate(t *testing.T) {
+	a, b, c := decimal.RequireFromString("19000.5"), decimal.RequireFromString("20000"), decimal.RequireFromString("1.1")
+	if n := testing.AllocsPerRun(100, func() { cmpDec(a, b); cmpMul(a, b, c) }); n != 0 {
+		t.Errorf("%v allocations, want 0", n)
+	}
+}
