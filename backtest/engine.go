@@ -133,8 +133,10 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	if s.Risk.MaxDrawdown.IsPositive() || s.Risk.MaxDailyLoss.IsPositive() {
 		valuation = quote
 	}
+	// Time advances a bar at a time, so a schedule occurrence inside a bar
+	// is first seen at the bar's close: it is on time, not missed.
 	rt, err := strategy.New(strategy.Options{Trader: x.Master(), Gate: gate, Journal: j, Clock: clock, Logger: log,
-		BaseInterval: s.Interval, Valuation: valuation})
+		BaseInterval: s.Interval, Valuation: valuation, ScheduleGrace: s.Interval.Duration()})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
 	}

@@ -402,3 +402,33 @@ func TestSelfTradeAndSTPMode(t *testing.T) {
 		t.Errorf("refusals %q, want stp-group", got)
 	}
 }
+
+// schedStrategy records its schedule runs.
+type schedStrategy struct{ runs []string }
+
+func (s *schedStrategy) OnKline(strategy.Context, strategy.Bar) error { return nil }
+
+func (s *schedStrategy) Schedules() []strategy.Schedule {
+	return []strategy.Schedule{{Name: "job", Spec: "30 0,2 * * *", Run: func(ctx strategy.Context, at time.Time) error {
+		s.runs = append(s.runs, at.Format("15:04")+"@"+ctx.Now().Format("15:04"))
+		return nil
+	}}}
+}
+
+// Schedules run in backtests: an occurrence inside a bar runs at that
+// bar's close (00:30 at 01:00, 02:30 at 03:00), not missed.
+func TestSchedulesRunAtBarCloses(t *testing.T) {
+	t.Parallel()
+	s := &schedStrategy{}
+	reg := strategy.NewRegistry()
+	reg.Register("sched", func(strategy.Config) (strategy.Strategy, error) { return s, nil })
+	_, err := Run(t.Context(), Spec{Instances: []strategy.Config{{Name: "sched", ID: "j", Symbols: []string{"BTCUSDT"}, Interval: "1h"}},
+		Registry: reg, Interval: exchange.Interval60m, Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.runs, " "); got != "00:30@01:00 02:30@03:00" {
+		t.Errorf("runs %q", got)
+	}
+}
