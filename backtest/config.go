@@ -43,7 +43,8 @@ func FromConfig(c *config.Config, reg *strategy.Registry) (Spec, error) {
 }
 
 func fillModel(c config.Sim) (FillModel, error) {
-	f := FillModel{SlippageBps: c.SlippageBps, MakerFee: c.MakerFee, TakerFee: c.TakerFee, RateLimits: c.RateLimits}
+	f := FillModel{SlippageBps: c.SlippageBps, SlippageTicks: c.SlippageTicks, MakerFee: c.MakerFee, TakerFee: c.TakerFee,
+		RateLimits: c.RateLimits}
 	switch c.Fill {
 	case "", "trade-through":
 	case "touch":
@@ -60,6 +61,9 @@ func fillModel(c config.Sim) (FillModel, error) {
 	}
 	if f.SlippageBps.IsNegative() {
 		return f, fmt.Errorf("sim.slippage_bps: %s must not be negative", f.SlippageBps)
+	}
+	if f.SlippageTicks < 0 {
+		return f, fmt.Errorf("sim.slippage_ticks: %d must not be negative", f.SlippageTicks)
 	}
 	return f, nil
 }

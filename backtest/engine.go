@@ -54,6 +54,7 @@ type FillModel struct {
 	Touch         bool            // resting limits fill when a bar touches their price
 	AtSignalClose bool            // market orders fill at once at the signal bar's close
 	SlippageBps   decimal.Decimal // worsens market and crossing fills
+	SlippageTicks int             // and then by this many price ticks
 	MakerFee      *decimal.Decimal
 	TakerFee      *decimal.Decimal
 	RateLimits    bool // apply the spec's rate budgets in simulated time
@@ -103,7 +104,8 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	}
 	start := earliest(s.Data)
 	x, err := sim.New(sim.Options{Start: start, Symbols: rules, LimitFill: limitFill(s.Fill.Touch),
-		MarketFill: marketFill(s.Fill.AtSignalClose), SlippageBps: s.Fill.SlippageBps, MakerFee: s.Fill.MakerFee,
+		MarketFill: marketFill(s.Fill.AtSignalClose), SlippageBps: s.Fill.SlippageBps,
+		SlippageTicks: s.Fill.SlippageTicks, MakerFee: s.Fill.MakerFee,
 		TakerFee: s.Fill.TakerFee, RateLimits: s.Fill.RateLimits, KlineRetention: 1})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)

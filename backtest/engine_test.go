@@ -245,6 +245,16 @@ func TestSlippage(t *testing.T) {
 	if len(res.Fills) != 1 || res.Fills[0].Price.String() != "102.51" {
 		t.Errorf("fills %s", fillText(res.Fills))
 	}
+	// Three ticks of 0.01 on top: 102.54; a sell at the next open, 104,
+	// gets 104 × 0.995 = 103.48 less three ticks, 103.45.
+	s = &script{orders: map[int][]exchange.NewOrder{0: {market("BTCUSDT", exchange.SideBuy, "1")},
+		1: {market("BTCUSDT", exchange.SideSell, "0.998")}}}
+	res = runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
+		Fill: FillModel{SlippageBps: dec("50"), SlippageTicks: 3}})
+	if len(res.Fills) != 2 || res.Fills[0].Price.String() != "102.54" || res.Fills[1].Price.String() != "103.45" {
+		t.Errorf("fills %s", fillText(res.Fills))
+	}
 }
 
 // Orders below the minimum amount or with too many decimals are refused by

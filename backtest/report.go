@@ -81,6 +81,9 @@ func (f FillModel) String() string {
 	if !f.SlippageBps.IsZero() {
 		s += ", slippage " + f.SlippageBps.String() + " bps"
 	}
+	if f.SlippageTicks > 0 {
+		s += ", slippage " + strconv.Itoa(f.SlippageTicks) + " ticks"
+	}
 	return s
 }
 

@@ -48,6 +48,7 @@ type Config struct {
 	HTTP       HTTP              `koanf:"http"`
 	Poll       Poll              `koanf:"poll"`
 	Report     Report            `koanf:"report"`
+	Daemon     Daemon            `koanf:"daemon"`
 }
 
 // Exchange configures the REST adapter (live and paper market data).
@@ -87,12 +88,15 @@ type Account struct {
 
 // Sim configures the simulated exchange's fill model and fees.
 type Sim struct {
-	Fill        string           `koanf:"fill"`   // trade-through or touch
-	Market      string           `koanf:"market"` // next-open or close
-	SlippageBps decimal.Decimal  `koanf:"slippage_bps"`
-	MakerFee    *decimal.Decimal `koanf:"maker_fee"` // overrides the symbol rules
-	TakerFee    *decimal.Decimal `koanf:"taker_fee"`
-	RateLimits  bool             `koanf:"rate_limits"` // apply the spec's budgets in simulated time
+	Fill        string          `koanf:"fill"`   // trade-through or touch
+	Market      string          `koanf:"market"` // next-open or close
+	SlippageBps decimal.Decimal `koanf:"slippage_bps"`
+	// SlippageTicks worsens taker fills by whole price ticks, after
+	// SlippageBps.
+	SlippageTicks int              `koanf:"slippage_ticks"`
+	MakerFee      *decimal.Decimal `koanf:"maker_fee"` // overrides the symbol rules
+	TakerFee      *decimal.Decimal `koanf:"taker_fee"`
+	RateLimits    bool             `koanf:"rate_limits"` // apply the spec's budgets in simulated time
 }
 
 // Log configures logging.
@@ -138,6 +142,9 @@ func Defaults() map[string]any {
 		"poll.orders":               "5s",
 		"report.dir":                ".",
 		"report.html":               true,
+		"daemon.unknown_orders":     UnknownAdopt,
+		"daemon.shutdown_timeout":   "10s",
+		"daemon.clock_sync":         "10m",
 	}
 }
 
@@ -327,6 +334,8 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 	if c.Log.Format != "text" && c.Log.Format != "json" {
 		add("log.format", "%q must be text or json", c.Log.Format)
 	}
+	errs = append(errs, c.Poll.validate()...)
+	errs = append(errs, c.Daemon.validate()...)
 	return errors.Join(errs...)
 }
 

@@ -24,6 +24,7 @@ type runFlags struct {
 	fill     string
 	market   string
 	slippage string
+	ticks    string
 	out      string
 	noHTML   bool
 	db       string
@@ -38,6 +39,7 @@ func (f *runFlags) register(c *cobra.Command) {
 	fs.StringVar(&f.fill, "fill", "", "resting limit fills: trade-through or touch (overrides sim.fill)")
 	fs.StringVar(&f.market, "market", "", "market order fills: next-open or close (overrides sim.market)")
 	fs.StringVar(&f.slippage, "slippage-bps", "", "slippage of market and crossing fills in basis points (overrides sim.slippage_bps)")
+	fs.StringVar(&f.ticks, "slippage-ticks", "", "further slippage in price ticks (overrides sim.slippage_ticks)")
 	fs.StringVar(&f.out, "out", "", "report directory (overrides report.dir)")
 	fs.BoolVar(&f.noHTML, "no-html", false, "do not write report.html")
 	fs.StringVar(&f.db, "db", "", "database the runs are recorded in (overrides store.path)")
@@ -56,7 +58,7 @@ type source struct {
 func (f *runFlags) load() (*config.Config, backtest.Spec, source, error) {
 	over := map[string]any{}
 	for k, v := range map[string]string{"data.from": f.from, "data.to": f.to, "sim.fill": f.fill, "sim.market": f.market,
-		"sim.slippage_bps": f.slippage, "report.dir": f.out, "store.path": f.db} {
+		"sim.slippage_bps": f.slippage, "sim.slippage_ticks": f.ticks, "report.dir": f.out, "store.path": f.db} {
 		if v != "" {
 			over[k] = v
 		}

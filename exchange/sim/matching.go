@@ -31,16 +31,30 @@ func crossesLast(o *exchange.Order, last decimal.Decimal) bool {
 	return o.Price.LessThanOrEqual(last)
 }
 
-// slipped worsens p by the slippage for side s.
+// slipped worsens p by the slippage for side s: SlippageBps basis points
+// (rounded to the price precision), then SlippageTicks ticks of the
+// symbol's price precision.
 func (x *Exchange) slipped(p decimal.Decimal, s exchange.Side, info *exchange.SymbolInfo) decimal.Decimal {
-	if x.opts.SlippageBps.IsZero() {
+	if x.opts.SlippageBps.IsZero() && x.opts.SlippageTicks == 0 {
 		return p
 	}
-	f := x.opts.SlippageBps.Div(bpsScale)
-	if s == exchange.SideBuy {
-		return info.RoundPrice(p.Mul(one.Add(f)))
+	if !x.opts.SlippageBps.IsZero() {
+		f := x.opts.SlippageBps.Div(bpsScale)
+		if s == exchange.SideBuy {
+			p = info.RoundPrice(p.Mul(one.Add(f)))
+		} else {
+			p = info.RoundPrice(p.Mul(one.Sub(f)))
+		}
 	}
-	return info.RoundPrice(p.Mul(one.Sub(f)))
+	if n := x.opts.SlippageTicks; n > 0 {
+		ticks := decimal.New(int64(n), -info.PriceScale())
+		if s == exchange.SideBuy {
+			p = p.Add(ticks)
+		} else if q := p.Sub(ticks); q.IsPositive() {
+			p = q
+		}
+	}
+	return p
 }
 
 // place validates and books a new order, matching what it can. With test

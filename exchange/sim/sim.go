@@ -64,6 +64,9 @@ type Options struct {
 	// SlippageBps worsens market and crossing fills by this many basis
 	// points (buys pay more, sells get less).
 	SlippageBps decimal.Decimal
+	// SlippageTicks worsens them by this many ticks of the symbol's price
+	// precision (after SlippageBps); a sell never slips to zero or below.
+	SlippageTicks int
 	// MakerFee and TakerFee override every symbol's commissions when set.
 	MakerFee *decimal.Decimal
 	TakerFee *decimal.Decimal
@@ -123,7 +126,7 @@ func New(o Options) (*Exchange, error) {
 	if o.DustFee.IsZero() {
 		o.DustFee = decimal.RequireFromString("0.02")
 	}
-	if o.SlippageBps.IsNegative() {
+	if o.SlippageBps.IsNegative() || o.SlippageTicks < 0 {
 		return nil, errors.New("sim: negative slippage")
 	}
 	x := &Exchange{opts: o, now: o.Start.UTC(), markets: map[string]*market{}, accounts: map[string]*account{}, master: o.MasterUID, nextUID: 1}
