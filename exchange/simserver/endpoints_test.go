@@ -261,3 +261,23 @@ func spotEndpoints(t *testing.T, sv *served) {
 	}
 	_ = context.Background
 }
+
+// TestEveryAreaIsCoveredEndToEnd pins the areas of the endpoint table to
+// the end-to-end tests that check every endpoint of one area answered 200:
+// market and spot above, wallet in TestWalletEndpointsEndToEnd, sub-account
+// in TestSubAccountEndpointsEndToEnd. Together they call all the endpoints;
+// a new area fails here until a test covers it.
+func TestEveryAreaIsCoveredEndToEnd(t *testing.T) {
+	t.Parallel()
+	covered := map[string]int{"market": 0, "spot": 0, "wallet": 0, "sub-account": 0}
+	for _, e := range exchange.Endpoints() {
+		if _, ok := covered[e.Area]; !ok {
+			t.Errorf("%s is in area %q, which no end-to-end test covers", e.Name, e.Area)
+			continue
+		}
+		covered[e.Area]++
+	}
+	if got := fmt.Sprint(covered); got != "map[market:13 spot:21 sub-account:8 wallet:17]" || exchange.NumEndpoints != 59 {
+		t.Errorf("endpoints per area %s of %d", got, exchange.NumEndpoints)
+	}
+}
