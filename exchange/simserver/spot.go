@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 
@@ -167,7 +168,7 @@ func (s *Server) batchOrders(r *request) (any, *apiError) {
 	for i, raw := range raws {
 		ip := &params{vals: map[string]string{}}
 		if perr := ip.fromJSON(bytes.TrimSpace(raw)); perr != nil {
-			out[i] = batchItemWire{Code: perr.code, Msg: "batchOrders[" + itoa(i) + "]: " + perr.msg}
+			out[i] = batchItemWire{Code: perr.code, Msg: "batchOrders[" + strconv.Itoa(i) + "]: " + perr.msg}
 			continue
 		}
 		o, perr := parseOrder(ip)
@@ -193,11 +194,6 @@ func (s *Server) batchOrders(r *request) (any, *apiError) {
 		}
 	}
 	return out, nil
-}
-
-func itoa(i int) string {
-	b, _ := json.Marshal(i)
-	return string(b)
 }
 
 // orderRef reads symbol and orderId or origClientOrderId (700004 when
