@@ -1,0 +1,190 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/risk"
+)
+
+// RuleClockOffset is the rule of orders refused while the clock offset to
+// the exchange is beyond exchange.max_clock_offset.
+const RuleClockOffset = "clock-offset"
+
+// RuleShutdown is the rule of orders refused while the bot shuts down.
+const RuleShutdown = "shutdown"
+
+// guard wraps the trading port the runtime uses: it refuses new orders
+// while trading is blocked, before anything is sent, and counts failed
+// calls by error code. A refusal is a *risk.Rejection, so the runtime
+// records and counts it under its rule like any risk refusal.
+type guard struct {
+	exchange.Trader
+	events     exchange.EventSource // the inner port's, when it has one
+	withEvents bool
+
+	mu      sync.Mutex
+	blocked string // rule; empty while trading is allowed
+	reason  string
+	errs    map[string]int
+}
+
+// newGuard wraps t; events says the port reports order events (the
+// simulator), which the runtime must then see.
+func newGuard(t exchange.Trader, events bool) *guard {
+	g := &guard{Trader: t, withEvents: events, errs: map[string]int{}}
+	g.setPort(t)
+	return g
+}
+
+// setPort sets the wrapped port (paper mode builds its simulator at Run).
+func (g *guard) setPort(t exchange.Trader) {
+	g.Trader = t
+	g.events, _ = t.(exchange.EventSource)
+}
+
+// eventGuard is a guard over a port that reports events: the runtime finds
+// the EventSource by a type assertion, so it must stay visible.
+type eventGuard struct{ *guard }
+
+func (g eventGuard) DrainEvents(dst []exchange.OrderEvent) []exchange.OrderEvent {
+	if g.events == nil {
+		return dst
+	}
+	return g.events.DrainEvents(dst)
+}
+
+// port returns the guard as the runtime should see it.
+func (g *guard) port() exchange.Trader {
+	if g.withEvents {
+		return eventGuard{g}
+	}
+	return g
+}
+
+// block refuses new orders under rule with reason; unblock lifts it.
+func (g *guard) block(rule, reason string) {
+	g.mu.Lock()
+	g.blocked, g.reason = rule, reason
+	g.mu.Unlock()
+}
+
+func (g *guard) unblock(rule string) {
+	g.mu.Lock()
+	if g.blocked == rule {
+		g.blocked, g.reason = "", ""
+	}
+	g.mu.Unlock()
+}
+
+// blockedBy returns the rule and reason of the block, or empty strings.
+func (g *guard) blockedBy() (string, string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.blocked, g.reason
+}
+
+func (g *guard) refusal() error {
+	rule, reason := g.blockedBy()
+	if rule == "" {
+		return nil
+	}
+	return &risk.Rejection{Rule: rule, Reason: reason}
+}
+
+// count records a failed call under its error code.
+func (g *guard) count(err error) error {
+	if err == nil {
+		return nil
+	}
+	var key string
+	var api *exchange.APIError
+	var uo *exchange.UnknownOutcomeError
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.As(err, &api) && api.Code != 0:
+		key = strconv.Itoa(api.Code)
+	case errors.As(err, &api):
+		key = "http-" + strconv.Itoa(api.Status)
+	case errors.Is(err, exchange.ErrRateLimited):
+		key = "rate-limit"
+	case errors.As(err, &uo):
+		key = "unknown-outcome"
+	default:
+		key = "transport"
+	}
+	g.mu.Lock()
+	g.errs[key]++
+	g.mu.Unlock()
+	return err
+}
+
+func (g *guard) apiErrors() map[string]int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return cloneMap(g.errs)
+}
+
+// PlaceOrder sends o unless trading is blocked.
+func (g *guard) PlaceOrder(ctx context.Context, o exchange.NewOrder) (exchange.OrderAck, error) {
+	if err := g.refusal(); err != nil {
+		return exchange.OrderAck{}, err
+	}
+	ack, err := g.Trader.PlaceOrder(ctx, o)
+	return ack, g.count(err)
+}
+
+// PlaceBatch sends orders unless trading is blocked.
+func (g *guard) PlaceBatch(ctx context.Context, orders []exchange.NewOrder) ([]exchange.BatchResult, error) {
+	if err := g.refusal(); err != nil {
+		return nil, err
+	}
+	res, err := g.Trader.PlaceBatch(ctx, orders)
+	return res, g.count(err)
+}
+
+// The calls below only count errors.
+
+func (g *guard) CancelOrder(ctx context.Context, r exchange.CancelOrderRequest) (exchange.Order, error) {
+	o, err := g.Trader.CancelOrder(ctx, r)
+	return o, g.count(err)
+}
+
+func (g *guard) CancelOpenOrders(ctx context.Context, symbol string) ([]exchange.Order, error) {
+	o, err := g.Trader.CancelOpenOrders(ctx, symbol)
+	return o, g.count(err)
+}
+
+func (g *guard) QueryOrder(ctx context.Context, r exchange.QueryOrderRequest) (exchange.Order, error) {
+	o, err := g.Trader.QueryOrder(ctx, r)
+	return o, g.count(err)
+}
+
+func (g *guard) OpenOrders(ctx context.Context, symbol string) ([]exchange.Order, error) {
+	o, err := g.Trader.OpenOrders(ctx, symbol)
+	return o, g.count(err)
+}
+
+func (g *guard) Account(ctx context.Context) (*exchange.Account, error) {
+	a, err := g.Trader.Account(ctx)
+	return a, g.count(err)
+}
+
+func (g *guard) MyTrades(ctx context.Context, r exchange.MyTradesRequest) ([]exchange.OwnTrade, error) {
+	t, err := g.Trader.MyTrades(ctx, r)
+	return t, g.count(err)
+}
+
+func (g *guard) ExchangeInfo(ctx context.Context, symbols ...string) (*exchange.ExchangeInfo, error) {
+	i, err := g.Trader.ExchangeInfo(ctx, symbols...)
+	return i, g.count(err)
+}
+
+func (g *guard) Klines(ctx context.Context, r exchange.KlinesRequest) ([]exchange.Kline, error) {
+	k, err := g.Trader.Klines(ctx, r)
+	return k, g.count(err)
+}

@@ -1,0 +1,112 @@
+package daemon
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/store"
+	"github.com/spotbot/spotbot/strategy"
+)
+
+// journal is the runtime's journal: the store, with one log line per order
+// event (instance, symbol and client order id on each), so an operator
+// follows every order at info level. In a simulated session (fresh) the
+// account starts over from account.balances, so strategy state saved by an
+// earlier session is not restored: it would describe another account.
+type journal struct {
+	*store.Store
+	log   *slog.Logger
+	fresh bool
+	// symbols remembers each order's instance and symbol, for the lines of
+	// events that carry only a client order id.
+	orders map[string]orderRef
+}
+
+type orderRef struct{ instance, symbol string }
+
+var _ strategy.Journal = (*journal)(nil)
+
+func newJournal(st *store.Store, log *slog.Logger, fresh bool) *journal {
+	return &journal{Store: st, log: log, fresh: fresh, orders: map[string]orderRef{}}
+}
+
+func (j *journal) attrs(cid string) []any {
+	ref := j.orders[cid]
+	return []any{slog.String("instance", ref.instance), slog.String("symbol", ref.symbol), slog.String("client_order_id", cid)}
+}
+
+// RecordIntent records and logs an order about to be sent.
+func (j *journal) RecordIntent(ctx context.Context, in strategy.Intent) (bool, error) {
+	created, err := j.Store.RecordIntent(ctx, in)
+	if err == nil && created {
+		j.orders[in.ClientOrderID] = orderRef{in.Instance, in.Order.Symbol}
+		o := in.Order
+		args := append(j.attrs(in.ClientOrderID), slog.String("side", string(o.Side)), slog.String("type", string(o.Type)))
+		if !o.Price.IsZero() {
+			args = append(args, slog.String("price", o.Price.String()))
+		}
+		if !o.Quantity.IsZero() {
+			args = append(args, slog.String("qty", o.Quantity.String()))
+		}
+		if !o.QuoteOrderQty.IsZero() {
+			args = append(args, slog.String("quote_qty", o.QuoteOrderQty.String()))
+		}
+		j.log.Info("order", args...)
+	}
+	return created, err
+}
+
+// RecordAck records and logs an acknowledgement.
+func (j *journal) RecordAck(ctx context.Context, cid, orderID string, at time.Time) error {
+	err := j.Store.RecordAck(ctx, cid, orderID, at)
+	j.log.Debug("order acknowledged", append(j.attrs(cid), slog.String("order_id", orderID))...)
+	return err
+}
+
+// RecordRefused records and logs a refusal.
+func (j *journal) RecordRefused(ctx context.Context, cid string, cause error) error {
+	err := j.Store.RecordRefused(ctx, cid, cause)
+	j.log.Info("order refused", append(j.attrs(cid), slog.Any("cause", cause))...)
+	delete(j.orders, cid)
+	return err
+}
+
+// RecordOrder records and logs an order's new state.
+func (j *journal) RecordOrder(ctx context.Context, instance string, o exchange.Order) error {
+	err := j.Store.RecordOrder(ctx, instance, o)
+	if o.Status.Final() {
+		args := []any{slog.String("instance", instance), slog.String("symbol", o.Symbol), slog.String("client_order_id", o.ClientOrderID),
+			slog.String("status", string(o.Status)), slog.String("executed_qty", o.ExecutedQty.String())}
+		if o.CancelReason != "" {
+			args = append(args, slog.String("cancel_reason", o.CancelReason))
+		}
+		j.log.Info("order done", args...)
+		delete(j.orders, o.ClientOrderID)
+	}
+	return err
+}
+
+// RecordFill records and logs a fill the first time it is seen.
+func (j *journal) RecordFill(ctx context.Context, instance, cid string, t exchange.OwnTrade) (bool, error) {
+	inserted, err := j.Store.RecordFill(ctx, instance, cid, t)
+	if err == nil && inserted {
+		side := exchange.SideSell
+		if t.IsBuyer {
+			side = exchange.SideBuy
+		}
+		j.log.Info("fill", slog.String("instance", instance), slog.String("symbol", t.Symbol), slog.String("client_order_id", cid),
+			slog.String("side", string(side)), slog.String("price", t.Price.String()), slog.String("qty", t.Qty.String()),
+			slog.String("fee", t.Commission.String()+" "+t.CommissionAsset), slog.String("trade_id", t.ID))
+	}
+	return inserted, err
+}
+
+// LoadState restores strategy state, except in a fresh (simulated) session.
+func (j *journal) LoadState(ctx context.Context, instance string) ([]byte, bool, error) {
+	if j.fresh {
+		return nil, false, nil
+	}
+	return j.Store.LoadState(ctx, instance)
+}

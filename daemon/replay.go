@@ -1,0 +1,196 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sort"
+	"time"
+
+	"github.com/spotbot/spotbot/backtest"
+	"github.com/spotbot/spotbot/config"
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/strategy"
+)
+
+// replayData is what a paper-replay session replays.
+type replayData struct {
+	iv      exchange.Interval
+	symbols []string // sorted
+	data    map[string][]exchange.Kline
+	rules   []exchange.SymbolInfo // by symbol, sorted
+	start   time.Time
+}
+
+// replayClock is the runtime's clock in paper-replay mode: the close of the
+// bars being delivered, as in a backtest.
+type replayClock struct{ t time.Time }
+
+func (c *replayClock) Now() time.Time { return c.t }
+
+// loadReplay loads the bars of a paper-replay session: given ones, or those
+// of data.source (the embedded sample, a CSV, the store), cut to
+// data.from/data.to, with the same default symbol rules as a backtest.
+func loadReplay(c *config.Config, given map[string][]exchange.Kline, symbols []string) (*replayData, error) {
+	iv, err := exchange.ParseInterval(c.Data.Interval)
+	if err != nil {
+		return nil, fmt.Errorf("daemon: data.interval: %w", err)
+	}
+	r := &replayData{iv: iv, data: given}
+	if r.data == nil {
+		rng, err := c.Data.Range()
+		if err != nil {
+			return nil, fmt.Errorf("daemon: %w", err)
+		}
+		if r.data, err = backtest.LoadData(c.Data.Source, c.Data.Path, iv, symbols, rng); err != nil {
+			return nil, fmt.Errorf("daemon: %w", err)
+		}
+	}
+	for sym, ks := range r.data {
+		if len(ks) == 0 {
+			return nil, fmt.Errorf("daemon: no %s bars of %s to replay", iv, sym)
+		}
+		for i := 1; i < len(ks); i++ {
+			if !ks[i].OpenTime.After(ks[i-1].OpenTime) {
+				return nil, fmt.Errorf("daemon: %s bar %d at %s is not after the bar before it", sym, i, ks[i].OpenTime.UTC().Format(time.RFC3339))
+			}
+		}
+		r.symbols = append(r.symbols, sym)
+		if r.start.IsZero() || ks[0].OpenTime.Before(r.start) {
+			r.start = ks[0].OpenTime
+		}
+	}
+	sort.Strings(r.symbols)
+	for _, sym := range r.symbols {
+		info, err := backtest.DefaultRules(sym, r.data[sym])
+		if err != nil {
+			return nil, fmt.Errorf("daemon: %w", err)
+		}
+		r.rules = append(r.rules, info)
+	}
+	return r, nil
+}
+
+// sequenceEpoch and sequenceRange shape the client-id sequence of a replay
+// session: tenths of a second since the epoch, kept to six base-36 digits
+// (with room for a million orders) so ids stay within 32 characters.
+var sequenceEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+const sequenceRange = 36*36*36*36*36*36 - 1_000_000
+
+// runReplay replays the bars the way a backtest does (exchange first, then
+// order updates, bars and schedules at each instant), so it makes the same
+// trades, paced at data.speed simulated seconds per real second once
+// warm-up is over (0: as fast as possible). It returns when the data is
+// exhausted or ctx ends.
+func (b *Bot) runReplay(ctx context.Context) error {
+	r := b.replay
+	if err := b.closeLeftovers(ctx); err != nil {
+		return err
+	}
+	// The replay starts over at the same bars, so the clock part of
+	// client ids repeats; a per-session sequence keeps them unique in a
+	// store kept across sessions.
+	b.rt.SetSequence(int64(b.clock.Now().Sub(sequenceEpoch)/(100*time.Millisecond)) % sequenceRange)
+	if err := b.rt.Start(ctx); err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
+	b.rtStarted = true
+	n := len(r.symbols)
+	next := make([]int, n)
+	feeds := make([]strategy.Feed, n)
+	total := 0
+	for i, sym := range r.symbols {
+		feeds[i] = strategy.Feed{Symbol: sym, Interval: r.iv}
+		total += len(r.data[sym])
+	}
+	warm := b.rt.WarmUp()
+	warmed := warm == 0
+	if warmed {
+		b.begin(ctx)
+	}
+	var pace time.Duration
+	if b.cfg.Data.Speed > 0 {
+		pace = time.Duration(float64(r.iv.Duration()) / b.cfg.Data.Speed)
+	}
+	b.log.Info("replaying", slog.Int("bars", total), slog.String("interval", string(r.iv)),
+		slog.Time("from", r.start), slog.Float64("speed", b.cfg.Data.Speed))
+	at := make([]int, 0, n)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		at = at[:0]
+		var t time.Time
+		for i, sym := range r.symbols {
+			ks := r.data[sym]
+			if next[i] >= len(ks) {
+				continue
+			}
+			ot := ks[next[i]].OpenTime
+			switch {
+			case len(at) == 0 || ot.Before(t):
+				t = ot
+				at = append(at[:0], i)
+			case ot.Equal(t):
+				at = append(at, i)
+			}
+		}
+		if len(at) == 0 {
+			break
+		}
+		for _, i := range at {
+			if err := b.x.FeedKline(r.symbols[i], r.iv, r.data[r.symbols[i]][next[i]]); err != nil {
+				return fmt.Errorf("daemon: %w", err)
+			}
+		}
+		b.rclock.t = r.iv.Next(t)
+		if err := b.rt.Sync(ctx); err != nil {
+			return fmt.Errorf("daemon: %w", err)
+		}
+		trading := warmed
+		for _, i := range at {
+			k := r.data[r.symbols[i]][next[i]]
+			if !warmed && next[i] < warm {
+				b.rt.DeliverWarmUp(ctx, feeds[i], r.data[r.symbols[i]][next[i]:next[i]+1])
+			} else {
+				if !trading {
+					warmed, trading = true, true
+					b.begin(ctx)
+				}
+				b.rt.OnBar(ctx, feeds[i], k)
+			}
+			next[i]++
+		}
+		b.stat.Counters.Polls++
+		if trading {
+			b.rt.Tick(ctx, b.rclock.t)
+			b.refresh()
+			if pace > 0 {
+				select {
+				case <-ctx.Done():
+					return ctx.Err()
+				case <-b.clock.After(pace):
+				}
+			}
+		}
+	}
+	// Fills of orders placed on the last bar that the exchange already
+	// settled reach the journal too.
+	if err := b.rt.Sync(ctx); err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
+	b.log.Info("replay data exhausted", slog.Time("last_bar_close", b.rclock.t))
+	return nil
+}
+
+// begin starts the strategies after warm-up.
+func (b *Bot) begin(ctx context.Context) {
+	b.rt.Begin(ctx)
+	b.stat.Phase = PhaseRunning
+	if b.stat.FirstPoll.IsZero() {
+		b.stat.FirstPoll = b.clock.Now()
+	}
+	b.refresh()
+	b.log.Info("trading", slog.Int("strategies", len(b.cfg.Strategies)))
+}
