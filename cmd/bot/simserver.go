@@ -146,28 +146,38 @@ func buildSimServer(cfg *simConfig, environ []string) (*simRun, error) {
 		keys = append(keys, simserver.Key{APIKey: a.APIKey, Secret: secret, UID: uid, Main: i == 0, Permissions: perms, IPs: a.IPs})
 		run.accounts = append(run.accounts, fmt.Sprintf("account %s (uid %s): API key %s, secret from %s", a.Name, uid, a.APIKey, from))
 	}
-	if cfg.Replay.Speed == 0 {
-		// Every bar at once, before serving: clients never see a market
-		// half fed. The clock then runs in real time.
-		if err := simserver.FeedAll(x, bars, iv); err != nil {
-			return nil, err
-		}
-		run.replay.Bars = nil
+	if cfg.Replay.Warmup < 0 {
+		return nil, fmt.Errorf("replay.warmup: %d is negative", cfg.Replay.Warmup)
 	}
+	warm, rest := simserver.SplitWarmup(bars, iv, cfg.Replay.Warmup)
+	if cfg.Replay.Speed == 0 {
+		warm, rest = bars, nil
+	}
+	// The warm-up (every bar at speed 0) is fed before serving, so clients
+	// never see a market half fed; the rest is replayed at the speed.
+	if err := simserver.FeedAll(x, warm, iv); err != nil {
+		return nil, err
+	}
+	run.replay.Bars = rest
 	limits := cfg.Limits == nil || *cfg.Limits
 	if run.s, err = simserver.New(x, simserver.Options{Keys: keys, Limits: simserver.Limits{Off: !limits}}); err != nil {
 		return nil, err
 	}
-	n := 0
-	for _, ks := range bars {
-		n += len(ks)
+	count := func(m map[string][]exchange.Kline) (n int) {
+		for _, ks := range m {
+			n += len(ks)
+		}
+		return n
 	}
-	switch {
+	switch n := count(bars); {
 	case n == 0:
 		run.source = "no klines to replay; the clock runs in real time"
 	default:
 		run.source = fmt.Sprintf("replaying %d %s bars of %s (%s) from %s at speed %g", n, iv, strings.Join(symbols, ", "),
 			cfg.Replay.Source, so.Start.UTC().Format(time.RFC3339), cfg.Replay.Speed)
+		if w := count(warm); w > 0 && cfg.Replay.Speed > 0 {
+			run.source += fmt.Sprintf(", the first %d at once", w)
+		}
 	}
 	return run, nil
 }

@@ -64,6 +64,7 @@ type simReplay struct {
 	CSV      map[string]string `yaml:"csv"`
 	Interval string            `yaml:"interval"`
 	Speed    float64           `yaml:"speed"`
+	Warmup   int               `yaml:"warmup"`
 }
 
 // parseSimConfig decodes the YAML, refusing unknown keys.

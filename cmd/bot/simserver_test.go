@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -188,6 +189,34 @@ replay: {source: csv, csv: {BTCUSDT: `+csv+`}, interval: 1m, speed: 0}
 	}
 	if a, err := c.Spot.Account(t.Context()); err != nil || a.Balance("USDT").Free.String() != "500" {
 		t.Errorf("account %+v %v", a, err)
+	}
+	if err := stop(); err != nil {
+		t.Errorf("stop: %v", err)
+	}
+}
+
+func TestSimServerWarmupThenPacedReplay(t *testing.T) {
+	t.Parallel()
+	lines, stop := startSimServer(t, []string{"SPOTBOT_SIM_SECRET=" + testSimSecret}, "--listen", "127.0.0.1:0")
+	if want := "sim-server: replaying 8618 60m bars of BTCUSDT, ETHUSDT (sample) from 2020-11-17T00:00:00Z at speed 60, the first 376 at once"; lines[len(lines)-1] != want {
+		t.Errorf("replay line %q, want %q", lines[len(lines)-1], want)
+	}
+	base := strings.TrimPrefix(lines[0], "sim-server: listening on ")
+	c, err := exchange.New(exchange.WithBaseURL(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 200 hours of warm-up: BTCUSDT from its first bar, ETHUSDT (a day
+	// later) for the 176 hours left.
+	ks, err := c.Market.Klines(t.Context(), exchange.KlinesRequest{Symbol: "BTCUSDT", Interval: exchange.Interval60m})
+	if err != nil || len(ks) == 0 {
+		t.Fatalf("klines %d %v", len(ks), err)
+	}
+	if got := fmt.Sprintf("%d %s", len(ks), ks[len(ks)-1].OpenTime.UTC().Format(time.RFC3339)); got != "200 2020-11-25T07:00:00Z" {
+		t.Errorf("warm-up bars: %s", got)
+	}
+	if p, err := c.Market.TickerPrice(t.Context(), "ETHUSDT"); err != nil || !p.Price.Valid {
+		t.Errorf("ETHUSDT price after the warm-up %+v %v", p, err)
 	}
 	if err := stop(); err != nil {
 		t.Errorf("stop: %v", err)

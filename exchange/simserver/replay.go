@@ -131,3 +131,31 @@ func Replay(ctx context.Context, x *sim.Exchange, o ReplayOptions) error {
 		}
 	}
 }
+
+// SplitWarmup splits bars at the open time n intervals after the earliest
+// bar: warm holds the bars before it (to feed at once, so strategies have
+// history and the market has prices from the start), rest the bars from
+// it (to replay at a speed).
+func SplitWarmup(bars map[string][]exchange.Kline, iv exchange.Interval, n int) (warm, rest map[string][]exchange.Kline) {
+	warm, rest = map[string][]exchange.Kline{}, map[string][]exchange.Kline{}
+	var first time.Time
+	for _, ks := range bars {
+		if len(ks) > 0 && (first.IsZero() || ks[0].OpenTime.Before(first)) {
+			first = ks[0].OpenTime
+		}
+	}
+	cut := first
+	for range n {
+		cut = iv.Next(cut)
+	}
+	for sym, ks := range bars {
+		i := sort.Search(len(ks), func(i int) bool { return !ks[i].OpenTime.Before(cut) })
+		if i > 0 {
+			warm[sym] = ks[:i]
+		}
+		if i < len(ks) {
+			rest[sym] = ks[i:]
+		}
+	}
+	return warm, rest
+}

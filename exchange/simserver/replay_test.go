@@ -106,3 +106,19 @@ func TestReplayAllAtOnce(t *testing.T) {
 		t.Error("interval 1h accepted")
 	}
 }
+
+func TestSplitWarmup(t *testing.T) {
+	t.Parallel()
+	bars := map[string][]exchange.Kline{
+		"BTCUSDT": {exchangetest.Bar(0, "1", "1", "1", "1"), exchangetest.Bar(1, "1", "1", "1", "1"), exchangetest.Bar(2, "1", "1", "1", "1")},
+		"XYZUSDT": {exchangetest.Bar(1, "1", "1", "1", "1"), exchangetest.Bar(3, "1", "1", "1", "1")},
+	}
+	warm, rest := SplitWarmup(bars, exchange.Interval1m, 2)
+	got := fmt.Sprint(len(warm["BTCUSDT"]), len(warm["XYZUSDT"]), len(rest["BTCUSDT"]), len(rest["XYZUSDT"]))
+	if got != "2 1 1 1" {
+		t.Errorf("warm BTC, XYZ and rest BTC, XYZ: %s, want 2 1 1 1", got)
+	}
+	if warm, rest := SplitWarmup(bars, exchange.Interval1m, 0); len(warm) != 0 || len(rest) != 2 {
+		t.Errorf("no warm-up: %d %d", len(warm), len(rest))
+	}
+}
