@@ -2,6 +2,7 @@ package backtest
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -165,16 +166,30 @@ func periodsPerYear(curve []EquityPoint) float64 {
 	if len(curve) < 2 {
 		return 0
 	}
-	gaps := make([]time.Duration, 0, len(curve)-1)
+	// Bars are evenly spaced but for gaps, so a count per distinct spacing
+	// finds the median without sorting a million of them.
+	counts := map[int64]int{}
 	for i := 1; i < len(curve); i++ {
-		gaps = append(gaps, time.Duration(curve[i].At-curve[i-1].At)*time.Millisecond)
+		counts[curve[i].At-curve[i-1].At]++
 	}
-	sort.Slice(gaps, func(i, j int) bool { return gaps[i] < gaps[j] })
-	med := gaps[len(gaps)/2]
+	gaps := make([]int64, 0, len(counts))
+	for g := range counts {
+		gaps = append(gaps, g)
+	}
+	slices.Sort(gaps)
+	mid, seen := (len(curve)-1)/2, 0 // index of the median among the sorted spacings
+	var med int64
+	for _, g := range gaps {
+		seen += counts[g]
+		if seen > mid {
+			med = g
+			break
+		}
+	}
 	if med <= 0 {
 		return 0
 	}
-	return float64(365.25*24*time.Hour) / float64(med)
+	return float64(365.25*24*time.Hour) / float64(time.Duration(med)*time.Millisecond)
 }
 
 // ComputeInput is everything Compute needs.
@@ -227,28 +242,41 @@ func Compute(in ComputeInput) Metrics {
 		}
 	}
 
-	// Per-period returns.
-	rets := make([]float64, 0, len(c))
+	// Per-period returns, in two passes over the curve rather than a slice
+	// of a million returns: the mean first, then the squared deviations,
+	// summed in the same order as a slice would be.
+	ret := func(i int) (float64, bool) {
+		a := c[i-1].Value
+		return c[i].Value/a - 1, a > 0
+	}
+	var n int
+	var sum float64
 	for i := 1; i < len(c); i++ {
-		a, b := c[i-1].Value, c[i].Value
-		if a > 0 {
-			rets = append(rets, b/a-1)
+		if r, ok := ret(i); ok {
+			sum += r
+			n++
 		}
 	}
 	ppy := periodsPerYear(c)
 	m.PeriodsPerYear = ppy
-	if n := len(rets); n > 1 && ppy > 0 && f0 > 0 && f1 > 0 {
+	if n > 1 && ppy > 0 && f0 > 0 && f1 > 0 {
 		m.AnnReturnPct = (math.Pow(f1/f0, ppy/float64(n)) - 1) * 100
-		mean, sd := meanStd(rets)
-		m.AnnVolPct = sd * math.Sqrt(ppy) * 100
-		if sd > 0 {
-			m.Sharpe = mean / sd * math.Sqrt(ppy)
-		}
-		var down float64
-		for _, r := range rets {
+		mean := sum / float64(n)
+		var ss, down float64
+		for i := 1; i < len(c); i++ {
+			r, ok := ret(i)
+			if !ok {
+				continue
+			}
+			ss += (r - mean) * (r - mean)
 			if r < 0 {
 				down += r * r
 			}
+		}
+		sd := math.Sqrt(ss / float64(n-1))
+		m.AnnVolPct = sd * math.Sqrt(ppy) * 100
+		if sd > 0 {
+			m.Sharpe = mean / sd * math.Sqrt(ppy)
 		}
 		if dd := math.Sqrt(down / float64(n)); dd > 0 {
 			m.Sortino = mean / dd * math.Sqrt(ppy)
