@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -19,11 +20,14 @@ import (
 
 // simConfig is the file `bot sim-server --config` reads (configs/sim.yaml).
 type simConfig struct {
-	Start    string       `yaml:"start"`
-	Symbols  []simSymbol  `yaml:"symbols"`
-	Accounts []simAccount `yaml:"accounts"`
-	Replay   simReplay    `yaml:"replay"`
-	Sim      struct {
+	Start string `yaml:"start"`
+	// ExchangeInfo is a recorded /api/v3/exchangeInfo reply (JSON) whose
+	// symbols the simulator lists, rules and all, besides Symbols.
+	ExchangeInfo string       `yaml:"exchange_info"`
+	Symbols      []simSymbol  `yaml:"symbols"`
+	Accounts     []simAccount `yaml:"accounts"`
+	Replay       simReplay    `yaml:"replay"`
+	Sim          struct {
 		Market      string          `yaml:"market"`
 		Fill        string          `yaml:"fill"`
 		SlippageBps decimal.Decimal `yaml:"slippage_bps"`
@@ -75,8 +79,8 @@ func parseSimConfig(text []byte) (*simConfig, error) {
 	if err := dec.Decode(&c); err != nil {
 		return nil, fmt.Errorf("sim config: %w", err)
 	}
-	if len(c.Symbols) == 0 {
-		return nil, fmt.Errorf("sim config: symbols: at least one is required")
+	if len(c.Symbols) == 0 && c.ExchangeInfo == "" {
+		return nil, fmt.Errorf("sim config: symbols: at least one is required (or exchange_info)")
 	}
 	if len(c.Accounts) == 0 {
 		return nil, fmt.Errorf("sim config: accounts: at least one (the main account) is required")
@@ -235,6 +239,20 @@ func (r simReplay) bars(symbols []string) (map[string][]exchange.Kline, exchange
 // simOptions builds the simulator's options.
 func (c *simConfig) simOptions() (sim.Options, error) {
 	var o sim.Options
+	if c.ExchangeInfo != "" {
+		b, err := os.ReadFile(c.ExchangeInfo)
+		if err != nil {
+			return o, fmt.Errorf("exchange_info: %w", err)
+		}
+		var info exchange.ExchangeInfo
+		if err := json.Unmarshal(b, &info); err != nil {
+			return o, fmt.Errorf("exchange_info: %s: %w", c.ExchangeInfo, err)
+		}
+		if len(info.Symbols) == 0 {
+			return o, fmt.Errorf("exchange_info: %s lists no symbols", c.ExchangeInfo)
+		}
+		o.Symbols = append(o.Symbols, info.Symbols...)
+	}
 	for i, s := range c.Symbols {
 		info, err := s.symbolInfo(i)
 		if err != nil {

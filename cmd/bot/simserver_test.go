@@ -222,3 +222,33 @@ func TestSimServerWarmupThenPacedReplay(t *testing.T) {
 		t.Errorf("stop: %v", err)
 	}
 }
+
+func TestSimServerSymbolsFromRecordedExchangeInfo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	info := filepath.Join(dir, "exchangeInfo.json")
+	// The live service's quirks: numbers as strings, tradeSideType as a
+	// string, a filter.
+	os.WriteFile(info, []byte(`{"timezone":"CST","serverTime":1700000000000,"rateLimits":[],"exchangeFilters":[],"symbols":[
+{"symbol":"MXUSDT","status":"1","baseAsset":"MX","baseAssetPrecision":"2","quoteAsset":"USDT","quotePrecision":"4","quoteAssetPrecision":4,
+"baseCommissionPrecision":2,"quoteCommissionPrecision":4,"orderTypes":["LIMIT","MARKET"],"isSpotTradingAllowed":true,"isMarginTradingAllowed":false,
+"permissions":["SPOT"],"filters":[{"filterType":"PERCENT_PRICE_BY_SIDE","bidMultiplierUp":"1.05","askMultiplierDown":"0.95"}],
+"maxQuoteAmount":"2000000","makerCommission":"0","takerCommission":"0.0005","quoteAmountPrecision":"1","baseSizePrecision":"0",
+"quoteAmountPrecisionMarket":"1","maxQuoteAmountMarket":"100000","tradeSideType":"1","st":false}]}`), 0o600)
+	cfg := filepath.Join(dir, "sim.yaml")
+	os.WriteFile(cfg, []byte("exchange_info: "+info+"\naccounts: [{name: main, api_key: k, secret_env: S}]\nreplay: {source: none}\n"), 0o600)
+	lines, stop := startSimServer(t, []string{"S=" + testSimSecret}, "--listen", "127.0.0.1:0", "--config", cfg)
+	c, _ := exchange.New(exchange.WithBaseURL(strings.TrimPrefix(lines[0], "sim-server: listening on ")))
+	got, err := c.Market.ExchangeInfo(t.Context(), "MXUSDT")
+	if err != nil || len(got.Symbols) != 1 {
+		t.Fatalf("exchange info %+v %v", got, err)
+	}
+	s := got.Symbols[0]
+	if r := fmt.Sprint(s.QuotePrecision, s.BaseAssetPrecision, s.TakerCommission, s.Filters[0].BidMultiplierUp, s.MaxQuoteAmountMarket, s.TradeSideType, s.OrderTypes); r !=
+		"4 2 0.0005 1.05 100000 1 [LIMIT MARKET]" {
+		t.Errorf("rules served %s", r)
+	}
+	if err := stop(); err != nil {
+		t.Errorf("stop: %v", err)
+	}
+}
