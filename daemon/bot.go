@@ -62,6 +62,8 @@ type Bot struct {
 	symbols []string
 	simIv   map[string]exchange.Interval // paper: the interval fed to the simulator per symbol
 	replay  *replayData
+	// seqStart is where the replay session's client-id sequence starts.
+	seqStart int64
 
 	// Market-data polling (live and paper).
 	last      map[strategy.Feed]time.Time // open time of the last bar delivered
@@ -72,7 +74,7 @@ type Bot struct {
 
 	ran       bool
 	rtStarted bool
-	stat Status // the loop's working copy, published to status
+	stat      Status // the loop's working copy, published to status
 
 	mu     sync.Mutex
 	status Status

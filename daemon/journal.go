@@ -19,6 +19,10 @@ type journal struct {
 	*store.Store
 	log   *slog.Logger
 	fresh bool
+	// session prefixes trade ids in a simulated session: every session's
+	// simulator numbers its trades from 1, and the store keeps fills
+	// unique by symbol and trade id.
+	session string
 	// symbols remembers each order's instance and symbol, for the lines of
 	// events that carry only a client order id.
 	orders map[string]orderRef
@@ -90,6 +94,9 @@ func (j *journal) RecordOrder(ctx context.Context, instance string, o exchange.O
 
 // RecordFill records and logs a fill the first time it is seen.
 func (j *journal) RecordFill(ctx context.Context, instance, cid string, t exchange.OwnTrade) (bool, error) {
+	if j.session != "" {
+		t.ID = j.session + t.ID
+	}
 	inserted, err := j.Store.RecordFill(ctx, instance, cid, t)
 	if err == nil && inserted {
 		side := exchange.SideSell

@@ -27,6 +27,12 @@ func (b *Bot) startPolling(ctx context.Context) error {
 		if err := b.startPaper(ctx); err != nil {
 			return err
 		}
+		if err := b.closeLeftovers(ctx); err != nil {
+			return err
+		}
+		if err := b.reserveSequence(ctx); err != nil {
+			return err
+		}
 	}
 	if err := b.rt.Start(ctx); err != nil {
 		return fmt.Errorf("daemon: %w", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/spotbot/spotbot/backtest"
@@ -71,12 +72,46 @@ func loadReplay(c *config.Config, given map[string][]exchange.Kline, symbols []s
 	return r, nil
 }
 
-// sequenceEpoch and sequenceRange shape the client-id sequence of a replay
-// session: tenths of a second since the epoch, kept to six base-36 digits
-// (with room for a million orders) so ids stay within 32 characters.
-var sequenceEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+// sequenceKey keys, among the strategy states of the store, the client-id
+// sequence of replay sessions; instance ids cannot contain '#'.
+const sequenceKey = "#replay-sequence"
 
-const sequenceRange = 36*36*36*36*36*36 - 1_000_000
+// sequenceReserve is the range of client-id sequence numbers a replay
+// session reserves before it starts, so that a session that crashes
+// leaves the next one a fresh range.
+const sequenceReserve = 100_000
+
+// reserveSequence gives a simulated session a range of client-id sequence
+// numbers no earlier session used (a replay starts over at the same bars,
+// so the clock part of client ids repeats across sessions) and a session
+// tag for its trade ids.
+func (b *Bot) reserveSequence(ctx context.Context) error {
+	var start int64
+	data, ok, err := b.opts.Store.LoadState(ctx, sequenceKey)
+	if err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
+	if ok {
+		if start, err = strconv.ParseInt(string(data), 10, 64); err != nil || start < 0 {
+			return fmt.Errorf("daemon: store: the saved replay sequence %q is not a number", data)
+		}
+	}
+	if err := b.saveSequence(ctx, start+sequenceReserve); err != nil {
+		return err
+	}
+	b.rt.SetSequence(start)
+	b.seqStart = start
+	b.jr.session = "s" + strconv.FormatInt(start, 36) + "-"
+	return nil
+}
+
+// saveSequence records where the next replay session's sequence starts.
+func (b *Bot) saveSequence(ctx context.Context, next int64) error {
+	if err := b.opts.Store.SaveState(ctx, sequenceKey, []byte(strconv.FormatInt(next, 10))); err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
+	return nil
+}
 
 // runReplay replays the bars the way a backtest does (exchange first, then
 // order updates, bars and schedules at each instant), so it makes the same
@@ -88,10 +123,9 @@ func (b *Bot) runReplay(ctx context.Context) error {
 	if err := b.closeLeftovers(ctx); err != nil {
 		return err
 	}
-	// The replay starts over at the same bars, so the clock part of
-	// client ids repeats; a per-session sequence keeps them unique in a
-	// store kept across sessions.
-	b.rt.SetSequence(int64(b.clock.Now().Sub(sequenceEpoch)/(100*time.Millisecond)) % sequenceRange)
+	if err := b.reserveSequence(ctx); err != nil {
+		return err
+	}
 	if err := b.rt.Start(ctx); err != nil {
 		return fmt.Errorf("daemon: %w", err)
 	}
@@ -181,6 +215,9 @@ func (b *Bot) runReplay(ctx context.Context) error {
 		return fmt.Errorf("daemon: %w", err)
 	}
 	b.log.Info("replay data exhausted", slog.Time("last_bar_close", b.rclock.t))
+	if used := b.rt.Sequence(); used < b.seqStart+sequenceReserve {
+		return b.saveSequence(ctx, used+1)
+	}
 	return nil
 }
 

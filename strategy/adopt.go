@@ -72,6 +72,10 @@ func (r *Runtime) SetSequence(n int64) {
 	}
 }
 
+// Sequence returns the sequence number of the last client order id
+// generated.
+func (r *Runtime) Sequence() int64 { return r.seq }
+
 func (r *Runtime) instance(id string) *instance {
 	for _, in := range r.insts {
 		if in.id == id {

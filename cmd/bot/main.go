@@ -46,6 +46,7 @@ func exitCode(err error, stderr io.Writer) int {
 const usage = `usage: bot <command> [flags]
 
 commands:
+  run         run the trading bot (live, paper or paper-replay)
   endpoints   list every endpoint of the exchange interface with its
               security, permission, weight and rate pools
   sim-server  serve the exchange interface over the simulated exchange
@@ -62,6 +63,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return printEndpoints(stdout)
 	case "sim-server":
 		return runSimServer(ctx, args[1:], stdout, os.Environ())
+	case "run":
+		return runCmd(ctx, args[1:], stdout, stderr)
 	case "download":
 		return downloadCmd(ctx, args[1:], stdout, stderr)
 	case "import":

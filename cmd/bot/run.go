@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/spotbot/spotbot/config"
+	"github.com/spotbot/spotbot/daemon"
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/store"
+	"github.com/spotbot/spotbot/strategies"
+)
+
+const runUsage = `usage: bot run --config FILE [--speed N]
+
+Runs the trading bot in the configuration's mode until SIGINT or SIGTERM
+(or, in paper-replay mode, the end of the replayed data):
+  live          the REST client against exchange.base_url, with the keys of
+                SPOTBOT_API_KEY/SPOTBOT_API_SECRET or exchange.key_file
+  paper         the simulated exchange, fed klines polled from the public
+                endpoints of exchange.base_url (no keys)
+  paper-replay  the simulated exchange, fed data.source at data.speed
+A first signal stops gracefully within daemon.shutdown_timeout; a second
+one exits at once. docs/daemon.md describes the bot.`
+
+// runCmd is `bot run`.
+func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runBot(ctx, args, stderr, os.Environ(), exchange.SystemClock{}, os.Exit)
+}
+
+// runBot wires the configuration, the logger, the client and the store
+// into a daemon and runs it. forceExit ends the process on a second signal.
+func runBot(ctx context.Context, args []string, logOut io.Writer, environ []string, clock exchange.Clock, forceExit func(int)) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfgPath := fs.String("config", "", "configuration file")
+	speed := fs.Float64("speed", -1, "paper-replay speed, overriding data.speed (0: as fast as possible)")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: run: %v\n%s", errUsage, err, runUsage)
+	}
+	if *cfgPath == "" || fs.NArg() > 0 {
+		return fmt.Errorf("%w: run: --config FILE is required, and nothing else\n%s", errUsage, runUsage)
+	}
+	overrides := map[string]any{}
+	if *speed >= 0 {
+		overrides["data.speed"] = *speed
+	}
+	text, err := os.ReadFile(*cfgPath)
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	reg := strategies.NewRegistry()
+	cfg, err := config.Load(text, environ, overrides, reg)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *cfgPath, err)
+	}
+	if cfg.Mode == config.ModeBacktest {
+		return fmt.Errorf("%s: mode: backtest configurations run with `backtest run`, not `bot run`", *cfgPath)
+	}
+	log, err := newLogger(logOut, cfg.Log)
+	if err != nil {
+		return err
+	}
+	opts := daemon.Options{Config: cfg, Registry: reg, Clock: clock, Logger: log}
+	if cfg.Mode == config.ModeLive || cfg.Mode == config.ModePaper {
+		copts := []exchange.Option{exchange.WithBaseURL(cfg.Exchange.BaseURL), exchange.WithKeyHeader(cfg.Exchange.KeyHeader),
+			exchange.WithRecvWindow(cfg.Exchange.RecvWindow), exchange.WithTimeout(cfg.Exchange.Timeout),
+			exchange.WithClock(clock), exchange.WithLogger(log)}
+		if cfg.Mode == config.ModeLive {
+			cfg.Exchange.KeyFile = expandHome(cfg.Exchange.KeyFile, environ)
+			key, secret, err := cfg.Credentials(environ)
+			if err != nil {
+				return err
+			}
+			copts = append(copts, exchange.WithCredentials(key, secret))
+		}
+		if opts.Client, err = exchange.New(copts...); err != nil {
+			return fmt.Errorf("exchange: %w", err)
+		}
+	}
+	var sopts []store.Option
+	if cfg.Store.Sync == "full" {
+		sopts = append(sopts, store.FullSync())
+	}
+	st, err := store.Open(ctx, cfg.Store.Path, sopts...)
+	if err != nil {
+		return fmt.Errorf("store.path: %w", err)
+	}
+	opts.Store = st
+	bot, err := daemon.New(opts)
+	if err != nil {
+		st.Close()
+		return err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go forceOnSecondSignal(ctx, done, log, forceExit)
+	err = bot.Run(ctx)
+	if cerr := st.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("store: %w", cerr)
+	}
+	return err
+}
+
+// forceOnSecondSignal exits at once on a signal received after ctx ended
+// (the first signal), unless the run finished first.
+func forceOnSecondSignal(ctx context.Context, done <-chan struct{}, log *slog.Logger, forceExit func(int)) {
+	select {
+	case <-done:
+		return
+	case <-ctx.Done():
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	select {
+	case <-done:
+	case s := <-sig:
+		log.Error("second signal: exiting without finishing the shutdown", slog.String("signal", s.String()))
+		forceExit(exitError)
+	}
+}
+
+// newLogger builds the slog logger of log.format and log.level.
+func newLogger(w io.Writer, c config.Log) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.Level)); err != nil {
+		return nil, fmt.Errorf("log.level: %w", err)
+	}
+	o := &slog.HandlerOptions{Level: level}
+	if c.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, o)), nil
+	}
+	return slog.New(slog.NewTextHandler(w, o)), nil
+}
+
+// expandHome turns a leading ~/ into the home directory of environ's HOME.
+func expandHome(path string, environ []string) string {
+	if !strings.HasPrefix(path, "~/") {
+		return path
+	}
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok && v != "" {
+			return filepath.Join(v, path[2:])
+		}
+	}
+	return path
+}
