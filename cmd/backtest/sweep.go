@@ -49,20 +49,9 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
   backtest sweep --param fast=5:20:5 --param slow=30,50 --shard 0/4 --output shard0.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if len(params) == 0 {
-				return fmt.Errorf("%w: at least one --param is required", errUsage)
-			}
-			var ps []backtest.Param
-			for _, s := range params {
-				p, err := backtest.ParseParam(s)
-				if err != nil {
-					return fmt.Errorf("%w: %v", errUsage, err)
-				}
-				ps = append(ps, p)
-			}
-			obj, err := backtest.ParseObjective(objective)
+			ps, obj, err := parseSearch(params, objective)
 			if err != nil {
-				return fmt.Errorf("%w: --objective: %v", errUsage, err)
+				return err
 			}
 			si, sn, err := parseShard(shard)
 			if err != nil {
@@ -142,6 +131,27 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
 	fs.StringVar(&output, "output", "", "write every run to this JSON file")
 	c.AddCommand(newMerge(stdout))
 	return c
+}
+
+// parseSearch parses the --param and --objective flags of sweep and
+// walkforward.
+func parseSearch(params []string, objective string) ([]backtest.Param, backtest.Objective, error) {
+	if len(params) == 0 {
+		return nil, nil, fmt.Errorf("%w: at least one --param is required", errUsage)
+	}
+	ps := make([]backtest.Param, 0, len(params))
+	for _, s := range params {
+		p, err := backtest.ParseParam(s)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		ps = append(ps, p)
+	}
+	obj, err := backtest.ParseObjective(objective)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: --objective: %v", errUsage, err)
+	}
+	return ps, obj, nil
 }
 
 func parseShard(s string) (int, int, error) {

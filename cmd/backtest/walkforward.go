@@ -26,20 +26,9 @@ test length, and reports each window and the chained out-of-sample result.`,
 		Example: `  backtest walkforward --param fast=5:20:5 --param slow=30,50,80 --train 1440h --test 360h`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if len(params) == 0 {
-				return fmt.Errorf("%w: at least one --param is required", errUsage)
-			}
-			var ps []backtest.Param
-			for _, s := range params {
-				p, err := backtest.ParseParam(s)
-				if err != nil {
-					return fmt.Errorf("%w: %v", errUsage, err)
-				}
-				ps = append(ps, p)
-			}
-			obj, err := backtest.ParseObjective(objective)
+			ps, obj, err := parseSearch(params, objective)
 			if err != nil {
-				return fmt.Errorf("%w: --objective: %v", errUsage, err)
+				return err
 			}
 			_, spec, _, err := rf.load()
 			if err != nil {
