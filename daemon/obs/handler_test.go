@@ -140,7 +140,7 @@ func TestMetricsExactLines(t *testing.T) {
 		`spotbot_open_orders{instance="eth-grid"} 2`,
 		`spotbot_last_kline_close_time_seconds{interval="60m",symbol="BTCUSDT"} 1.704153599999e+09`,
 		`spotbot_clock_offset_seconds 0.15`,
-		`spotbot_clock_synced_time_seconds 1.7041494e+09`,
+		`spotbot_clock_synced_time_seconds 1.704153e+09`,
 		`spotbot_trading_blocked 0`,
 		`spotbot_kill_switch_tripped 0`,
 		`spotbot_phase{phase="running"} 1`,
@@ -249,8 +249,9 @@ func TestStatusJSON(t *testing.T) {
 	if b := got.Balances[2]; b["Asset"] != "USDT" || b["Free"] != "1000" || b["Locked"] != "200" {
 		t.Errorf("balances[2] %v", b)
 	}
-	if k := got.LastKlines[0]; k["symbol"] != "BTCUSDT" || k["interval"] != "60m" || k["Close"] != "42000" {
-		t.Errorf("last_klines[0] %v", k)
+	if k := got.LastKlines[0]; k["symbol"] != "BTCUSDT" || k["interval"] != "60m" || k["close"] != "42000" ||
+		k["open_time"] != "2024-01-01T23:00:00Z" || k["close_time"] != "2024-01-01T23:59:59.999Z" {
+		t.Errorf("last_klines[0] %#v", k)
 	}
 }
 
