@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -116,6 +117,9 @@ func (p *params) fromForm(text string) *apiError {
 	if text == "" {
 		return nil
 	}
+	// A name twice in one text is ambiguous (which value was meant?), so
+	// it is refused; a name in both query and body is not: the query wins.
+	seen := map[string]bool{}
 	for _, part := range strings.Split(text, "&") {
 		if part == "" {
 			continue
@@ -129,6 +133,10 @@ func (p *params) fromForm(text string) *apiError {
 		if err := checkChars(key, val); err != nil {
 			return err
 		}
+		if seen[key] {
+			return badParam(exchange.CodeParameterError, "parameter %s sent twice", key)
+		}
+		seen[key] = true
 		p.vals[key] = val
 	}
 	return nil
@@ -165,9 +173,13 @@ func (p *params) fromJSON(body []byte) *apiError {
 	return nil
 }
 
-// checkChars refuses control characters in names and values (700008).
+// checkChars refuses control characters and invalid UTF-8 in names and
+// values (700008): a JSON reply could not echo invalid UTF-8 back intact.
 func checkChars(k, v string) *apiError {
 	for _, s := range [2]string{k, v} {
+		if !utf8.ValidString(s) {
+			return badParam(exchange.CodeIllegalCharacters, "invalid UTF-8 in parameter %q", k)
+		}
 		for _, r := range s {
 			if r < 0x20 || r == 0x7f {
 				return badParam(exchange.CodeIllegalCharacters, "illegal character in parameter %q", k)
