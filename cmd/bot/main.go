@@ -47,6 +47,7 @@ const usage = `usage: bot <command> [flags]
 
 commands:
   run         run the trading bot (live, paper or paper-replay)
+  check       validate a configuration without trading
   endpoints   list every endpoint of the exchange interface with its
               security, permission, weight and rate pools
   sim-server  serve the exchange interface over the simulated exchange
@@ -65,6 +66,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runSimServer(ctx, args[1:], stdout, os.Environ())
 	case "run":
 		return runCmd(ctx, args[1:], stdout, stderr)
+	case "check":
+		return checkCmd(ctx, args[1:], stdout, os.Environ())
 	case "download":
 		return downloadCmd(ctx, args[1:], stdout, stderr)
 	case "import":

@@ -1,0 +1,260 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/spotbot/spotbot/backtest"
+	"github.com/spotbot/spotbot/config"
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/strategies"
+	"github.com/spotbot/spotbot/strategy"
+)
+
+const checkUsage = `usage: bot check --config FILE
+
+Validates a configuration without trading: every field, each strategy
+instance built with its parameters and schedules, the replayed data
+(paper-replay, backtest), the store's folder, the listen address and, in
+live mode, that credentials are present (their values are never printed).
+Prints "ok" and a summary, or every problem by field path; exits 2 when
+the configuration is invalid.`
+
+// invalidConfig lists a configuration's problems. It unwraps to errUsage
+// so the exit code is 2, as for any input the command cannot act on.
+type invalidConfig struct {
+	path     string
+	problems []string
+}
+
+func (e *invalidConfig) Error() string {
+	return fmt.Sprintf("%s: %d problem(s):\n  %s", e.path, len(e.problems), strings.Join(e.problems, "\n  "))
+}
+
+func (e *invalidConfig) Unwrap() error { return errUsage }
+
+// checkCmd is `bot check`.
+func checkCmd(ctx context.Context, args []string, stdout io.Writer, environ []string) error {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfgPath := fs.String("config", "", "configuration file")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: check: %v\n%s", errUsage, err, checkUsage)
+	}
+	if *cfgPath == "" || fs.NArg() > 0 {
+		return fmt.Errorf("%w: check: --config FILE is required, and nothing else\n%s", errUsage, checkUsage)
+	}
+	text, err := os.ReadFile(*cfgPath)
+	if err != nil {
+		return fmt.Errorf("check: %w", err)
+	}
+	if isSimServerConfig(text) {
+		run, err := checkSimServer(text, environ)
+		if err != nil {
+			return &invalidConfig{path: *cfgPath, problems: problemsOf(err)}
+		}
+		fmt.Fprintf(stdout, "%s: ok (a bot sim-server configuration)\n%s\n", *cfgPath, run.source)
+		return nil
+	}
+	sum, problems := checkConfig(ctx, text, environ)
+	if len(problems) > 0 {
+		return &invalidConfig{path: *cfgPath, problems: problems}
+	}
+	fmt.Fprintf(stdout, "%s: ok\n", *cfgPath)
+	return sum.print(stdout)
+}
+
+// isSimServerConfig tells a `bot sim-server` file (configs/sim.yaml) by
+// its top-level accounts list, a key no bot configuration has.
+func isSimServerConfig(text []byte) bool {
+	var top map[string]any
+	if err := yaml.Unmarshal(text, &top); err != nil {
+		return false
+	}
+	_, ok := top["accounts"]
+	return ok
+}
+
+// checkSimServer builds the simulated exchange the file describes, as
+// `bot sim-server` would, without listening.
+func checkSimServer(text []byte, environ []string) (*simRun, error) {
+	cfg, err := parseSimConfig(text)
+	if err != nil {
+		return nil, err
+	}
+	return buildSimServer(cfg, environ)
+}
+
+// summary is what a valid configuration runs.
+type summary struct {
+	cfg         *config.Config
+	credentials string
+}
+
+// checkConfig loads and checks a configuration, returning every problem
+// as "field.path: what is wrong".
+func checkConfig(ctx context.Context, text []byte, environ []string) (summary, []string) {
+	reg := strategies.NewRegistry()
+	cfg, err := config.Load(text, environ, nil, reg)
+	if err != nil {
+		return summary{}, problemsOf(err)
+	}
+	sum := summary{cfg: cfg, credentials: "not needed"}
+	var problems []string
+	add := func(path string, err error) { problems = append(problems, path+": "+err.Error()) }
+	for i, sc := range cfg.Strategies {
+		// Validate built each instance already; build again to read its
+		// schedules, which the runtime would parse at start.
+		s, err := reg.New(sc)
+		if err != nil {
+			add(fmt.Sprintf("strategies[%d]", i), err)
+			continue
+		}
+		if sch, ok := s.(strategy.Scheduler); ok {
+			for _, x := range sch.Schedules() {
+				if err := strategy.ParseSchedule(x.Spec); err != nil {
+					add(fmt.Sprintf("strategies[%d].schedule", i), fmt.Errorf("%q (%s): %w", x.Spec, x.Name, err))
+				}
+			}
+		}
+	}
+	if cfg.Mode == config.ModePaperReplay || cfg.Mode == config.ModeBacktest {
+		if syms := symbolsOfConfig(cfg.Strategies); len(syms) > 0 {
+			if err := checkData(cfg, syms); err != nil {
+				add("data", err)
+			}
+		}
+	}
+	if cfg.Mode != config.ModeBacktest {
+		if dir := filepath.Dir(cfg.Store.Path); dir != "" {
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				add("store.path", fmt.Errorf("folder %s does not exist", dir))
+			}
+		}
+	}
+	if l := cfg.HTTP.Listen; l != "" {
+		if _, _, err := net.SplitHostPort(l); err != nil {
+			add("http.listen", err)
+		}
+	}
+	if cfg.Mode == config.ModeLive {
+		c := *cfg
+		c.Exchange.KeyFile = expandHome(c.Exchange.KeyFile, environ)
+		key, secret, err := c.Credentials(environ)
+		switch {
+		case err != nil:
+			problems = append(problems, err.Error())
+		case key.IsZero() || secret.IsZero():
+			problems = append(problems, "credentials: empty key or secret")
+		case envHas(environ, config.EnvPrefix+"API_KEY"):
+			sum.credentials = "present (" + config.EnvPrefix + "API_KEY, " + config.EnvPrefix + "API_SECRET)"
+		default:
+			sum.credentials = "present (exchange.key_file " + cfg.Exchange.KeyFile + ")"
+		}
+	}
+	return sum, problems
+}
+
+// checkData loads the bars a replay would use, so a missing file or an
+// interval the sample lacks shows now rather than at start.
+func checkData(cfg *config.Config, syms []string) error {
+	iv, err := exchange.ParseInterval(cfg.Data.Interval)
+	if err != nil {
+		return err
+	}
+	rng, err := cfg.Data.Range()
+	if err != nil {
+		return err
+	}
+	_, err = backtest.LoadData(cfg.Data.Source, cfg.Data.Path, iv, syms, rng)
+	return err
+}
+
+// problemsOf splits a joined validation error into one problem a line,
+// without the "config: " prefix the loader adds to decoding errors.
+func problemsOf(err error) []string {
+	var out []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func envHas(environ []string, name string) bool {
+	for _, kv := range environ {
+		if n, v, _ := strings.Cut(kv, "="); n == name && v != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func symbolsOfConfig(insts []strategy.Config) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, in := range insts {
+		for _, s := range in.Symbols {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (s summary) print(w io.Writer) error {
+	c := s.cfg
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	mode := c.Mode
+	switch c.Mode {
+	case config.ModeLive, config.ModePaper:
+		mode += " (" + c.Exchange.BaseURL + ")"
+	default:
+		mode += " (data: " + c.Data.Source
+		if c.Data.Path != "" {
+			mode += " " + c.Data.Path
+		}
+		mode += " " + c.Data.Interval + ")"
+	}
+	fmt.Fprintf(tw, "mode:\t%s\n", mode)
+	fmt.Fprintf(tw, "strategies:\t%d\n", len(c.Strategies))
+	for _, in := range c.Strategies {
+		what := strings.Join(in.Symbols, ",")
+		if in.Interval != "" {
+			what += " " + in.Interval
+		}
+		if in.Schedule != "" {
+			what = strings.TrimSpace(what + " schedule " + in.Schedule)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", in.ID, in.Name, strings.TrimSpace(what))
+	}
+	syms := symbolsOfConfig(c.Strategies)
+	if len(syms) == 0 {
+		syms = []string{"none"}
+	}
+	fmt.Fprintf(tw, "symbols:\t%s\n", strings.Join(syms, ", "))
+	if c.Mode != config.ModeBacktest {
+		fmt.Fprintf(tw, "store:\t%s\n", c.Store.Path)
+		listen := "off"
+		if c.HTTP.Listen != "" {
+			listen = c.HTTP.Listen
+		}
+		fmt.Fprintf(tw, "http:\t%s\n", listen)
+	}
+	fmt.Fprintf(tw, "credentials:\t%s\n", s.credentials)
+	return tw.Flush()
+}
