@@ -80,10 +80,9 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 		step = 1
 	}
 	done, nextReport := 0, step
-	warmed := warm == 0
-	if warmed {
-		d.rt.Begin(ctx)
-	}
+	// Without warm-up, Begin comes at the first instant, once the exchange
+	// has its first bars and before the strategies see them.
+	warmed := false
 	at := make([]int, 0, n) // symbols with a bar at the current instant
 	for {
 		if err := ctx.Err(); err != nil {

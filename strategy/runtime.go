@@ -272,9 +272,24 @@ func (r *Runtime) Start(ctx context.Context) error {
 }
 
 // Begin calls Start on every instance that implements Starter; call it
-// after warm-up, before the first live bar.
+// after warm-up, before the first live bar. A symbol with no bar seen yet
+// (no warm-up) takes its last price from the exchange's latest kline, so a
+// Starter laying out orders knows where the market is.
 func (r *Runtime) Begin(ctx context.Context) {
 	r.ctx = ctx
+	for _, f := range r.Feeds() {
+		if _, ok := r.last[f.Symbol]; ok {
+			continue
+		}
+		ks, err := r.opts.Trader.Klines(ctx, exchange.KlinesRequest{Symbol: f.Symbol, Interval: f.Interval, Limit: 1})
+		if err != nil {
+			r.log.Warn("no last price before start", slog.String("symbol", f.Symbol), slog.Any("err", err))
+			continue
+		}
+		if len(ks) > 0 {
+			r.last[f.Symbol] = ks[len(ks)-1].Close
+		}
+	}
 	for _, in := range r.insts {
 		if st, ok := in.s.(Starter); ok {
 			in.call(func() error { return st.Start(in) })
