@@ -68,6 +68,7 @@ type Bot struct {
 	// Market-data polling (live and paper).
 	last      map[strategy.Feed]time.Time // open time of the last bar delivered
 	retry     map[strategy.Feed]time.Time // poll again at, after an empty poll
+	retries   map[strategy.Feed]int       // empty polls in a row
 	nextSync  time.Time
 	nextClock time.Time
 	external  []*externalOrder
@@ -100,7 +101,7 @@ func New(opts Options) (*Bot, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	b := &Bot{opts: opts, cfg: c, log: opts.Logger, clock: opts.Clock, client: opts.Client, insts: map[string]bool{},
-		last: map[strategy.Feed]time.Time{}, retry: map[strategy.Feed]time.Time{}}
+		last: map[strategy.Feed]time.Time{}, retry: map[strategy.Feed]time.Time{}, retries: map[strategy.Feed]int{}}
 	b.stat = Status{Mode: c.Mode, Phase: PhaseStarting, Counters: Counters{OrdersRefused: map[string]int{},
 		APIErrors: map[string]int{}, JobRuns: map[string]int{}}}
 	b.symbols = symbolsOf(c.Strategies)

@@ -12,9 +12,14 @@ import (
 	"github.com/spotbot/spotbot/strategy"
 )
 
-// maxRetry caps the wait before polling a feed again when the bar that
-// should have closed is not served yet.
-const maxRetry = 5 * time.Second
+// A bar not served yet when due is polled again after firstRetry, then
+// after twice as long each time, up to maxRetry: a bar late by seconds is
+// seen within seconds, and one missing for an hour (exchange maintenance)
+// costs about a request a minute.
+const (
+	firstRetry = time.Second
+	maxRetry   = time.Minute
+)
 
 // startPolling starts a live or paper session: clock sync, the simulator
 // (paper), the runtime, reconciliation (live), warm-up history, the
@@ -140,7 +145,7 @@ func (b *Bot) warmUp(ctx context.Context) error {
 		if f.Interval == exchange.Interval1M {
 			from = boundary.AddDate(0, -n, 0)
 		}
-		ks, err := b.fetch(ctx, f, from, boundary)
+		ks, err := b.fetch(ctx, f, from, boundary, false)
 		if err != nil {
 			return fmt.Errorf("daemon: warm-up history of %s %s: %w", f.Symbol, f.Interval, err)
 		}
@@ -161,9 +166,10 @@ func (b *Bot) warmUp(ctx context.Context) error {
 	return nil
 }
 
-// fetch returns the closed bars of f opening in [from, to), paginated, with
-// a gap between them counted and logged.
-func (b *Bot) fetch(ctx context.Context, f strategy.Feed, from, to time.Time) ([]exchange.Kline, error) {
+// fetch returns the closed bars of f opening in [from, to), paginated,
+// with a gap between them (and, when leading is set, before the first)
+// counted and logged.
+func (b *Bot) fetch(ctx context.Context, f strategy.Feed, from, to time.Time, leading bool) ([]exchange.Kline, error) {
 	if !to.After(from) {
 		return nil, nil
 	}
@@ -172,8 +178,14 @@ func (b *Bot) fetch(ctx context.Context, f strategy.Feed, from, to time.Time) ([
 		b.guard.count(err)
 		return nil, err
 	}
-	for i := 1; i < len(ks); i++ {
-		if want := f.Interval.Next(ks[i-1].OpenTime); ks[i].OpenTime.After(want) {
+	for i := range ks {
+		want := from
+		if i > 0 {
+			want = f.Interval.Next(ks[i-1].OpenTime)
+		} else if !leading {
+			continue
+		}
+		if ks[i].OpenTime.After(want) {
 			missing := 0
 			for t := want; t.Before(ks[i].OpenTime); t = f.Interval.Next(t) {
 				missing++
@@ -253,6 +265,17 @@ func (b *Bot) offset() time.Duration {
 	return b.client.ClockOffset()
 }
 
+// backoff schedules the next poll of f after an empty or failed one.
+func (b *Bot) backoff(f strategy.Feed, now time.Time) {
+	n := b.retries[f]
+	b.retries[f] = n + 1
+	d := maxRetry
+	if n < 6 {
+		d = min(firstRetry<<n, maxRetry)
+	}
+	b.retry[f] = now.Add(d)
+}
+
 // pollBars fetches the bars that closed since the last delivered one, for
 // every due feed, and delivers them in time order: to the simulator first
 // (paper), then order updates, then the bars, as the runtime expects.
@@ -262,25 +285,27 @@ func (b *Bot) pollBars(ctx context.Context, now time.Time) error {
 		k exchange.Kline
 	}
 	var bars []bar
-	polled := false
+	polled, empty := false, false
 	for _, f := range b.feeds {
 		if now.Before(b.barDue(f)) {
 			continue
 		}
 		polled = true
 		boundary := f.Interval.Truncate(b.serverNow())
-		ks, err := b.fetch(ctx, f, f.Interval.Next(b.last[f]), boundary)
+		ks, err := b.fetch(ctx, f, f.Interval.Next(b.last[f]), boundary, true)
 		if err != nil {
-			b.retry[f] = now.Add(maxRetry)
+			b.backoff(f, now)
 			return err
 		}
 		if len(ks) == 0 {
 			// Not served yet: the exchange publishes a bar shortly after
-			// it closes.
-			b.retry[f] = now.Add(min(max(b.cfg.Poll.KlineDelay, time.Second), maxRetry))
+			// it closes, or not at all during maintenance.
+			b.backoff(f, now)
+			empty = true
 			continue
 		}
 		delete(b.retry, f)
+		delete(b.retries, f)
 		for _, k := range ks {
 			bars = append(bars, bar{f, k})
 		}
@@ -289,10 +314,13 @@ func (b *Bot) pollBars(ctx context.Context, now time.Time) error {
 	if !polled {
 		return nil
 	}
-	b.stat.Counters.Polls++
 	if len(bars) == 0 {
+		if empty {
+			b.stat.Counters.Retries++
+		}
 		return nil
 	}
+	b.stat.Counters.Polls++
 	// Feeds come sorted by symbol and interval; a stable sort by time keeps
 	// that order within an instant.
 	sort.SliceStable(bars, func(i, j int) bool { return bars[i].k.OpenTime.Before(bars[j].k.OpenTime) })

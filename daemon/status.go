@@ -99,9 +99,12 @@ type Counters struct {
 	APIErrors map[string]int `json:"api_errors"`
 	// JobRuns counts schedule runs by outcome: "ok" or "error".
 	JobRuns map[string]int `json:"job_runs"`
-	// Polls counts market-data polls; Gaps counts missing bars detected.
-	Polls int `json:"polls"`
-	Gaps  int `json:"gaps"`
+	// Polls counts market-data polls that brought new bars (the warm-up
+	// included); Retries those that found the due bar not served yet;
+	// Gaps the bars found missing between served ones.
+	Polls   int `json:"polls"`
+	Retries int `json:"retries"`
+	Gaps    int `json:"gaps"`
 	// Reconciled counts what the start-up reconciliation did: orders
 	// checked, fills imported, exchange orders adopted or cancelled.
 	Reconciled Reconciled `json:"reconciled"`
