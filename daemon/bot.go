@@ -151,8 +151,15 @@ func New(opts Options) (*Bot, error) {
 	if c.Risk.MaxDrawdown.IsPositive() || c.Risk.MaxDailyLoss.IsPositive() {
 		valuation = "USDT"
 	}
+	// Schedules are checked at each wake-up: every poll.orders at least
+	// in the polling modes, at each bar's close in a replay (as in a
+	// backtest); an occurrence seen that late is on time, not missed.
+	grace := max(time.Minute, 2*c.Poll.Orders)
+	if base != "" {
+		grace = base.Duration()
+	}
 	b.rt, err = strategy.New(strategy.Options{Trader: b.guard.port(), Gate: b.gate, Journal: b.jr, Clock: rtClock,
-		Logger: b.log, BaseInterval: base, Valuation: valuation})
+		Logger: b.log, BaseInterval: base, Valuation: valuation, ScheduleGrace: grace})
 	if err != nil {
 		return nil, fmt.Errorf("daemon: %w", err)
 	}
@@ -337,7 +344,7 @@ func (b *Bot) fail(what string, err error) {
 // newSim builds the simulated exchange of the paper modes, funded from
 // account.balances.
 func newSim(c *config.Config, start time.Time, rules []exchange.SymbolInfo) (*sim.Exchange, error) {
-	o := sim.Options{Start: start, Symbols: rules, SlippageBps: c.Sim.SlippageBps, MakerFee: c.Sim.MakerFee,
+	o := sim.Options{Start: start, Symbols: rules, SlippageBps: c.Sim.SlippageBps, SlippageTicks: c.Sim.SlippageTicks, MakerFee: c.Sim.MakerFee,
 		TakerFee: c.Sim.TakerFee, RateLimits: c.Sim.RateLimits, KlineRetention: 1}
 	if c.Sim.Fill == "touch" {
 		o.LimitFill = sim.Touch

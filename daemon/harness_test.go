@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http/httptest"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -59,7 +60,8 @@ func (c *feedClock) After(d time.Duration) <-chan time.Time {
 	defer c.mu.Unlock()
 	target := c.x.Now().Add(d)
 	if c.cancel != nil && !target.Before(c.stopAt) {
-		target = c.stopAt
+		// Time goes on (a shutdown may wait for a rate budget), but the
+		// bot sees its context end first.
 		c.cancel()
 	}
 	c.advance(target)
@@ -171,10 +173,13 @@ func (h *exchangeHarness) client() *exchange.Client {
 	return c
 }
 
-// liveConfig is a live-mode configuration against the harness.
-func (h *exchangeHarness) liveConfig(yamlText string) *config.Config {
+// liveConfig is a live-mode configuration against the harness, with
+// more exchange settings when given.
+func (h *exchangeHarness) liveConfig(yamlText string, exchangeFields ...string) *config.Config {
 	h.t.Helper()
-	c, err := config.Load([]byte("mode: live\nexchange: {base_url: \""+h.url+"\"}\n"+yamlText), nil, nil, strategies.NewRegistry())
+	fields := append([]string{"base_url: \"" + h.url + "\""}, exchangeFields...)
+	text := "mode: live\nexchange: {" + strings.Join(fields, ", ") + "}\n" + yamlText
+	c, err := config.Load([]byte(text), nil, nil, strategies.NewRegistry())
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -55,7 +55,10 @@ func (b *Bot) startPolling(ctx context.Context) error {
 	if err := b.rt.Sync(ctx); err != nil {
 		b.fail("order sync", err)
 	}
-	b.recordBalances(ctx)
+	// The runtime loaded the balances as it started.
+	if _, err := b.opts.Store.RecordBalances(ctx, b.account(), b.clock.Now(), b.rt.Balances()); err != nil {
+		b.fail("recording balances", err)
+	}
 	now := b.clock.Now()
 	b.nextSync = now.Add(b.cfg.Poll.Orders)
 	b.nextClock = now.Add(b.cfg.Daemon.ClockSync)
@@ -219,7 +222,8 @@ func (b *Bot) loop(ctx context.Context) error {
 				return nil
 			case <-b.clock.After(d):
 			}
-		} else if ctx.Err() != nil {
+		}
+		if ctx.Err() != nil {
 			return nil
 		}
 		now = b.clock.Now()

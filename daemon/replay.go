@@ -139,10 +139,10 @@ func (b *Bot) runReplay(ctx context.Context) error {
 		total += len(r.data[sym])
 	}
 	warm := b.rt.WarmUp()
-	warmed := warm == 0
-	if warmed {
-		b.begin(ctx)
-	}
+	// As in a backtest: without warm-up, Begin comes at the first instant,
+	// once the exchange has its first bars and before the strategies see
+	// them.
+	warmed := false
 	var pace time.Duration
 	if b.cfg.Data.Speed > 0 {
 		pace = time.Duration(float64(r.iv.Duration()) / b.cfg.Data.Speed)
