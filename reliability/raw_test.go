@@ -32,6 +32,7 @@ type rawReq struct {
 	query, body  string
 	contentType  string // "-" sends none; "" sends application/json
 	key, secret  string // empty key: no key header and no signature
+	presigned    bool   // the query already ends with its signature
 }
 
 // rawReply is what came back.
@@ -42,11 +43,11 @@ type rawReply struct {
 }
 
 // send sends r. A keyed request is signed over query+body, with the
-// signature appended last to the query.
+// signature appended last to the query, unless it is presigned.
 func send(t *testing.T, base string, r rawReq) rawReply {
 	t.Helper()
 	q := r.query
-	if r.key != "" {
+	if r.key != "" && !r.presigned {
 		if q != "" {
 			q += "&"
 		}
