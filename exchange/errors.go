@@ -178,6 +178,10 @@ func (e *DecodeError) Error() string {
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 func decodeError(ep EndpointID, body []byte, err error) error {
+	if ep == EpCreateSubAPIKey {
+		// Its reply carries the new key's secret: never quote it.
+		return &DecodeError{Endpoint: ep.String(), Body: "(withheld: the reply carries a secret key)", Err: err}
+	}
 	return &DecodeError{Endpoint: ep.String(), Body: snippet(body), Err: err}
 }
 
