@@ -229,5 +229,6 @@ func (b *Bot) begin(ctx context.Context) {
 		b.stat.FirstPoll = b.clock.Now()
 	}
 	b.refresh()
-	b.log.Info("trading", slog.Int("strategies", len(b.cfg.Strategies)))
+	b.log.Info("trading", slog.Int("strategies", len(b.cfg.Strategies)),
+		slog.Duration("since_start", b.stat.FirstPoll.Sub(b.stat.Started)))
 }

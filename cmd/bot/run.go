@@ -102,7 +102,7 @@ func runBot(ctx context.Context, args []string, logOut io.Writer, environ []stri
 	}
 	done := make(chan struct{})
 	defer close(done)
-	go forceOnSecondSignal(ctx, done, log, forceExit)
+	go forceOnSecondSignal(ctx, done, log, notifySignals, forceExit)
 	err = bot.Run(ctx)
 	if cerr := st.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("store: %w", cerr)
@@ -110,17 +110,24 @@ func runBot(ctx context.Context, args []string, logOut io.Writer, environ []stri
 	return err
 }
 
+// notifySignals starts catching SIGINT and SIGTERM; stop undoes it.
+func notifySignals() (sig <-chan os.Signal, stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	return ch, func() { signal.Stop(ch) }
+}
+
 // forceOnSecondSignal exits at once on a signal received after ctx ended
 // (the first signal), unless the run finished first.
-func forceOnSecondSignal(ctx context.Context, done <-chan struct{}, log *slog.Logger, forceExit func(int)) {
+func forceOnSecondSignal(ctx context.Context, done <-chan struct{}, log *slog.Logger,
+	notify func() (<-chan os.Signal, func()), forceExit func(int)) {
 	select {
 	case <-done:
 		return
 	case <-ctx.Done():
 	}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sig)
+	sig, stop := notify()
+	defer stop()
 	select {
 	case <-done:
 	case s := <-sig:
