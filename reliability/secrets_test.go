@@ -142,12 +142,12 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	kj, err := json.Marshal(k)
 	must(t, err)
 	texts := map[string]string{
-		"client printed":  fmt.Sprintf("%v %+v %#v %s", master, master, master, master),
-		"key printed":     fmt.Sprintf("%v %+v %#v", k, k, k),
-		"key as JSON":     string(kj),
-		"request log":     fmt.Sprintf("%+v", r.s.Requests()),
-		"client slog":     locked(&logMu, &cliLog),
-		"server slog":     locked(&logMu, &srvLog),
+		"client printed": fmt.Sprintf("%v %+v %#v %s", master, master, master, master),
+		"key printed":    fmt.Sprintf("%v %+v %#v", k, k, k),
+		"key as JSON":    string(kj),
+		"request log":    fmt.Sprintf("%+v", r.s.Requests()),
+		"client slog":    locked(&logMu, &cliLog),
+		"server slog":    locked(&logMu, &srvLog),
 	}
 	for i, e := range errs {
 		texts[fmt.Sprintf("error %d", i)] = fmt.Sprintf("%v | %+v | %#v", e, e, e)
