@@ -48,6 +48,7 @@ const usage = `usage: bot <command> [flags]
 commands:
   run         run the trading bot (live, paper or paper-replay)
   check       validate a configuration without trading
+  jobs        run a scheduled job once (bot jobs run <job> --config FILE)
   endpoints   list every endpoint of the exchange interface with its
               security, permission, weight and rate pools
   sim-server  serve the exchange interface over the simulated exchange
@@ -68,6 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runCmd(ctx, args[1:], stdout, stderr)
 	case "check":
 		return checkCmd(ctx, args[1:], stdout, os.Environ())
+	case "jobs":
+		return jobsCmd(ctx, args[1:], stdout, stderr, os.Environ(), exchange.SystemClock{})
 	case "download":
 		return downloadCmd(ctx, args[1:], stdout, stderr)
 	case "import":
