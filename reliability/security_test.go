@@ -223,3 +223,44 @@ func TestSignatureMustMatchExactly(t *testing.T) {
 		t.Errorf("the right signature: %d %s", got.status, got.body)
 	}
 }
+
+// TestPermissionPerSpotEndpoint completes the server's own per-endpoint
+// permission test (wallet and sub-account areas) for the spot area: a key
+// holding every permission but the endpoint's is refused with 401 code
+// 700007, and one holding only that permission gets past the check.
+func TestPermissionPerSpotEndpoint(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, simserver.Options{Limits: simserver.Limits{Off: true}})
+	uid := r.x.MasterUID()
+	n := 0
+	for _, e := range exchange.Endpoints() {
+		if e.Area != "spot" {
+			continue
+		}
+		n++
+		var without []exchange.Permission
+		for _, p := range simserver.AllPermissions() {
+			if p != e.Permission {
+				without = append(without, p)
+			}
+		}
+		lacking, holding := "lack-"+e.Name, "hold-"+e.Name
+		must(t, r.s.AddKey(simserver.Key{APIKey: lacking, Secret: masterSecret, UID: uid, Main: true, Permissions: without}))
+		must(t, r.s.AddKey(simserver.Key{APIKey: holding, Secret: masterSecret, UID: uid, Main: true, Permissions: []exchange.Permission{e.Permission}}))
+		before := accountState(t, r.x, uid)
+		q := fillTS(orderQ, r.x.Now().UnixMilli())
+		if got := send(t, r.url, rawReq{method: e.Method, path: e.Path, query: q, key: lacking, secret: masterSecret}); got.status != 401 ||
+			got.body != `{"code":700007,"msg":"no permission to access the endpoint"}` {
+			t.Errorf("%s without %s: %d %s", e.Name, e.Permission, got.status, got.body)
+		}
+		if after := accountState(t, r.x, uid); after != before {
+			t.Errorf("%s without %s changed state:\nbefore %s\nafter  %s", e.Name, e.Permission, before, after)
+		}
+		if got := send(t, r.url, rawReq{method: e.Method, path: e.Path, query: q, key: holding, secret: masterSecret}); got.code == exchange.CodeNoEndpointPermission {
+			t.Errorf("%s with only %s: %d %s", e.Name, e.Permission, got.status, got.body)
+		}
+	}
+	if n != 21 {
+		t.Errorf("%d spot endpoints, want 21", n)
+	}
+}
