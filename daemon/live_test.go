@@ -14,6 +14,10 @@ import (
 const liveStrategies = `
 poll: {orders: 1h, kline_delay: 2s}
 daemon: {clock_sync: 24h}
+` + twoStrategies
+
+// twoStrategies trade both sample symbols: a crossover and a grid.
+const twoStrategies = `
 strategies:
   - name: smacross
     id: btc-cross
