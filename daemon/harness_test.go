@@ -44,8 +44,12 @@ type feedClock struct {
 	x      *sim.Exchange
 	bars   []symbolBar // by close time
 	next   int
-	stopAt time.Time // when a wait reaches it: cancel, and time stands still
+	stopAt time.Time // when a wait reaches it: cancel the bot's context
 	cancel context.CancelFunc
+	// at runs once when the clock reaches atTime (a change of the
+	// market or the server mid-session).
+	atTime time.Time
+	at     func()
 }
 
 type symbolBar struct {
@@ -83,6 +87,10 @@ func (c *feedClock) advance(t time.Time) {
 		c.next++
 	}
 	c.x.SetTime(t)
+	if c.at != nil && !t.Before(c.atTime) {
+		c.at()
+		c.at = nil
+	}
 }
 
 // runUntil arms the clock to cancel when a wait reaches t.

@@ -213,3 +213,75 @@ strategies:
 		t.Fatalf("%d orders reached the exchange", len(os))
 	}
 }
+
+// TestCancelOnShutdown: with daemon.cancel_on_shutdown the bot cancels the
+// orders it tracks as it stops, and records the cancellations.
+func TestCancelOnShutdown(t *testing.T) {
+	t.Parallel()
+	for _, cancelAll := range []bool{true, false} {
+		h := newExchangeHarness(t, 100, false, noFaults)
+		st := memStore(t)
+		c := h.liveConfig(`
+daemon: {cancel_on_shutdown: ` + map[bool]string{true: "true", false: "false"}[cancelAll] + `}
+strategies:
+  - name: grid
+    id: eth-grid
+    symbols: [ETHUSDT]
+    interval: 1h
+    params: {lower: 450, upper: 650, levels: 9, quantity: 0.1}
+`)
+		s := h.startOnce(c, st)
+		orders := h.allOrders("ETHUSDT", time.Time{})
+		if len(orders) != 9 || s.Counters.OrdersPlaced != 9 {
+			t.Fatalf("cancel=%v: %d orders on the exchange, %d placed", cancelAll, len(orders), s.Counters.OrdersPlaced)
+		}
+		want := exchange.StatusNew
+		if cancelAll {
+			want = exchange.StatusCanceled
+		}
+		for _, eo := range orders {
+			so, _, err := st.Order(t.Context(), eo.ClientOrderID)
+			if err != nil || eo.Status != want || so.Status != want {
+				t.Fatalf("cancel=%v: %s is %s on the exchange, %s in the store (%v)", cancelAll, eo.ClientOrderID, eo.Status, so.Status, err)
+			}
+		}
+		if open := len(s.OpenOrders); (open == 0) != cancelAll {
+			t.Fatalf("cancel=%v: %d orders still tracked", cancelAll, open)
+		}
+	}
+}
+
+// TestClockBackInBoundsResumesTrading: the exchange's clock is 5 s ahead
+// until it is corrected three and a half hours into the session; the
+// hourly clock sync blocks trading until the first sync after that, so the
+// hourly DCA buys of the first hours are refused and the later ones placed.
+func TestClockBackInBoundsResumesTrading(t *testing.T) {
+	t.Parallel()
+	h := newExchangeHarness(t, 100, false, simserver.Faults{ClockOffset: 5 * time.Second})
+	st := memStore(t)
+	start := h.clock.Now()
+	h.clock.atTime = start.Add(3*time.Hour + 30*time.Minute)
+	h.clock.at = func() { h.srv.SetFaults(simserver.Faults{}) }
+	c := h.liveConfig(`
+poll: {orders: 1h}
+daemon: {clock_sync: 1h}
+strategies:
+  - name: dca
+    id: btc-dca
+    symbols: [BTCUSDT]
+    interval: 1h
+    schedule: "30 * * * *"
+    params: {amount: 25, lookback: 1}
+`, "max_clock_offset: 2s")
+	bot := h.run(c, st, start.Add(8*time.Hour))
+	s := bot.Status()
+	// The runs are due at :30 of hours 0 … 7. While the server is 5 s
+	// ahead, each bar is polled at 0:59:57 local (its close by the server
+	// clock, plus 2 s), which is when the :30 run is seen, just before the
+	// hour's clock sync: runs 0:30 … 3:30 are refused, the 4:00 sync
+	// unblocks, and runs 4:30 … 6:30 are placed (7:30 is seen at 8:00,
+	// when the session ends).
+	if got := s.Counters.OrdersRefused[RuleClockOffset]; got != 4 || s.Counters.OrdersPlaced != 3 || s.ClockOffset != 0 {
+		t.Fatalf("%d refused for the clock, %d placed, offset %s", got, s.Counters.OrdersPlaced, s.ClockOffset)
+	}
+}
