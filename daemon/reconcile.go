@@ -24,7 +24,8 @@ type externalOrder struct {
 	orderID  string
 	symbol   string
 	executed decimal.Decimal // quantity whose fills are recorded
-	unknown  bool            // never confirmed by the exchange
+	status   exchange.OrderStatus
+	unknown  bool // never confirmed by the exchange
 }
 
 // closeLeftovers ends, in the store, the orders a simulated session left
@@ -96,7 +97,7 @@ func (b *Bot) reconcile(ctx context.Context) error {
 			continue
 		}
 		b.external = append(b.external, &externalOrder{instance: o.Instance, cid: o.ClientOrderID, orderID: o.OrderID,
-			symbol: o.Symbol, executed: recorded[o.ClientOrderID], unknown: unconfirmed})
+			symbol: o.Symbol, executed: recorded[o.ClientOrderID], status: o.Status, unknown: unconfirmed})
 	}
 	for _, sym := range b.symbols {
 		ex, err := b.guard.OpenOrders(ctx, sym)
@@ -145,7 +146,8 @@ func (b *Bot) unknownOrder(ctx context.Context, eo exchange.Order) error {
 		log.Warn("cancelled an open order unknown to the store (daemon.unknown_orders: cancel)")
 		// Fills it had before the cancel belong in the store too.
 		if eo.ExecutedQty.IsPositive() {
-			b.external = append(b.external, &externalOrder{instance: owner, cid: eo.ClientOrderID, orderID: eo.OrderID, symbol: eo.Symbol})
+			b.external = append(b.external, &externalOrder{instance: owner, cid: eo.ClientOrderID, orderID: eo.OrderID,
+				symbol: eo.Symbol, status: eo.Status})
 		}
 		return nil
 	}
@@ -162,7 +164,8 @@ func (b *Bot) unknownOrder(ctx context.Context, eo exchange.Order) error {
 		log.Info("adopted an open order unknown to the store into its instance")
 		return nil
 	}
-	b.external = append(b.external, &externalOrder{instance: owner, cid: eo.ClientOrderID, orderID: eo.OrderID, symbol: eo.Symbol})
+	b.external = append(b.external, &externalOrder{instance: owner, cid: eo.ClientOrderID, orderID: eo.OrderID,
+		symbol: eo.Symbol, status: eo.Status})
 	log.Info("adopted an open order unknown to the store; following it for the store")
 	return nil
 }
@@ -206,6 +209,7 @@ func (b *Bot) followExternal(ctx context.Context) {
 			kept = append(kept, e)
 			continue
 		}
+		changed := o.Status != e.status || o.ExecutedQty.GreaterThan(e.executed)
 		if o.ExecutedQty.GreaterThan(e.executed) {
 			trades, err := b.guard.MyTrades(ctx, exchange.MyTradesRequest{Symbol: o.Symbol, OrderID: o.OrderID})
 			if err != nil {
@@ -228,10 +232,13 @@ func (b *Bot) followExternal(ctx context.Context) {
 			}
 			e.executed = o.ExecutedQty
 		}
-		if err := b.jr.RecordOrder(ctx, e.instance, o); err != nil {
-			b.fail("recording an order", err)
+		if changed {
+			if err := b.jr.RecordOrder(ctx, e.instance, o); err != nil {
+				b.fail("recording an order", err)
+			}
+			e.status = o.Status
+			b.stat.Counters.Reconciled.Updated++
 		}
-		b.stat.Counters.Reconciled.Updated++
 		if !o.Status.Final() {
 			kept = append(kept, e)
 		}

@@ -110,7 +110,11 @@ type Counters struct {
 	Reconciled Reconciled `json:"reconciled"`
 }
 
-// Reconciled is the outcome of the start-up reconciliation.
+// Reconciled is what the reconciliation did: at start (Checked, Adopted,
+// Cancelled, Closed) and, for orders followed for the store alone (adopted
+// without an instance, or of an instance no longer configured), at start
+// and at each order poll (Updated: state changes recorded; Fills: fills
+// imported).
 type Reconciled struct {
 	Checked   int `json:"checked"`
 	Updated   int `json:"updated"`
