@@ -77,3 +77,26 @@ func (g *JobGuard) Acquire(job, holder string) (release func() error, err error)
 		return err
 	}, nil
 }
+
+// AcquireAll acquires every job for holder, or none: the first busy job's
+// error is returned after releasing those already taken. A long-running
+// bot holds the jobs of its scheduled instances this way for as long as
+// it runs, so `bot jobs run` of one of them is refused meanwhile.
+func (g *JobGuard) AcquireAll(jobs []string, holder string) (release func() error, err error) {
+	var rels []func() error
+	releaseAll := func() error {
+		var errs []error
+		for i := len(rels) - 1; i >= 0; i-- {
+			errs = append(errs, rels[i]())
+		}
+		return errors.Join(errs...)
+	}
+	for _, j := range jobs {
+		rel, err := g.Acquire(j, holder)
+		if err != nil {
+			return nil, errors.Join(err, releaseAll())
+		}
+		rels = append(rels, rel)
+	}
+	return releaseAll, nil
+}

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -155,4 +156,46 @@ func TestJobGuardChild(t *testing.T) {
 	os.Stdout.WriteString("locked")
 	// Hold the lock until the parent closes stdin; exit without releasing.
 	_, _ = os.Stdin.Read(make([]byte, 1))
+}
+
+func TestJobGuardAcquireAll(t *testing.T) {
+	t.Parallel()
+	store := filepath.Join(t.TempDir(), "bot.db")
+	busy, err := NewJobGuard(store).Acquire("dca", "bot jobs run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := NewJobGuard(store)
+	_, err = g.AcquireAll([]string{"dust", "dca", "rebal"}, "bot run")
+	if !errors.Is(err, ErrJobRunning) || !strings.HasPrefix(err.Error(), "job dca: a run of this job is already in progress (bot jobs run, pid ") {
+		t.Fatalf("err %v", err)
+	}
+	// Nothing stays taken after a failure: dust is free again.
+	rel, err := NewJobGuard(store).Acquire("dust", "x")
+	if err != nil {
+		t.Fatalf("dust after the failed AcquireAll: %v", err)
+	}
+	if err := rel(); err != nil {
+		t.Fatal(err)
+	}
+	if err := busy(); err != nil {
+		t.Fatal(err)
+	}
+	all, err := g.AcquireAll([]string{"dust", "dca", "rebal"}, "bot run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewJobGuard(store).Acquire("rebal", "bot jobs run"); !errors.Is(err, ErrJobRunning) {
+		t.Errorf("rebal while held: %v", err)
+	}
+	if err := all(); err != nil {
+		t.Fatal(err)
+	}
+	rel, err = NewJobGuard(store).Acquire("rebal", "bot jobs run")
+	if err != nil {
+		t.Fatalf("rebal after release: %v", err)
+	}
+	if err := rel(); err != nil {
+		t.Fatal(err)
+	}
 }
