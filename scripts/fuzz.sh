@@ -27,13 +27,14 @@
 # -fuzztime deadline as "context deadline exceeded" when a worker is busy
 # at the end (golang/go#75804), which a loaded machine makes likely.
 #
-# FUZZ_MINIMIZE (default 10s) bounds the time spent shrinking each new
-# input, so short runs spend their time fuzzing.
+# FUZZ_MINIMIZE (default 1000x: a count, not a time) bounds the work spent
+# shrinking each new input. With a time bound, minimising the larger inputs
+# stalled short runs for seconds and ran into the race above.
 set -euo pipefail
 
 secs="${1:-30}"
 filter="${2:-.}"
-minimize="${FUZZ_MINIMIZE:-10s}"
+minimize="${FUZZ_MINIMIZE:-1000x}"
 case "$secs" in
 '' | *[!0-9]*)
 	echo "usage: $0 [seconds] [name-regexp]" >&2
