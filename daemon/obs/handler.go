@@ -16,7 +16,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/daemon"
 )
@@ -97,34 +96,7 @@ func (h *handler) healthz(w http.ResponseWriter, _ *http.Request) {
 }
 
 func (h *handler) status(w http.ResponseWriter, _ *http.Request) {
-	s := h.opts.Status()
-	v := statusJSON{Status: s, LastKlines: make([]feedJSON, 0, len(s.LastKlines))}
-	for _, f := range s.LastKlines {
-		v.LastKlines = append(v.LastKlines, feedJSON{Symbol: f.Symbol, Interval: string(f.Interval), OpenTime: f.OpenTime,
-			CloseTime: f.CloseTime, Open: f.Open, High: f.High, Low: f.Low, Close: f.Close, Volume: f.Volume})
-	}
-	writeJSON(w, http.StatusOK, v)
-}
-
-// statusJSON is the /status body: the Status as it encodes itself, but
-// with named kline fields. daemon.FeedKline embeds exchange.Kline, whose
-// MarshalJSON (the wire's array form) would otherwise be promoted and
-// drop the symbol and interval.
-type statusJSON struct {
-	daemon.Status
-	LastKlines []feedJSON `json:"last_klines"`
-}
-
-type feedJSON struct {
-	Symbol    string          `json:"symbol"`
-	Interval  string          `json:"interval"`
-	OpenTime  time.Time       `json:"open_time"`
-	CloseTime time.Time       `json:"close_time"`
-	Open      decimal.Decimal `json:"open"`
-	High      decimal.Decimal `json:"high"`
-	Low       decimal.Decimal `json:"low"`
-	Close     decimal.Decimal `json:"close"`
-	Volume    decimal.Decimal `json:"volume"`
+	writeJSON(w, http.StatusOK, newStatusJSON(h.opts.Status()))
 }
 
 // readiness is the /readyz body.

@@ -21,7 +21,7 @@ type collector struct {
 	quote  string
 
 	up, placed, refused, unknown, fills, apiErrors, jobRuns *prometheus.Desc
-	bars, polls, gaps, reconciled                           *prometheus.Desc
+	bars, polls, retries, gaps, reconciled                  *prometheus.Desc
 	budgetUsed, budgetMax, budgetWindow                     *prometheus.Desc
 	equity, balance, realized, unrealized, positionQty      *prometheus.Desc
 	strategyPnL, strategyRunning, openOrders                *prometheus.Desc
@@ -43,7 +43,8 @@ func newCollector(status func() daemon.Status, quote string) *collector {
 		apiErrors:       d("api_errors_total", "Failed exchange calls, by error code (API code, http-<status>, rate-limit, unknown-outcome, transport).", "code"),
 		jobRuns:         d("job_runs_total", "Scheduled job runs, by outcome (ok, error).", "outcome"),
 		bars:            d("bars_total", "Closed bars delivered to strategies (warm-up included)."),
-		polls:           d("polls_total", "Market-data polls."),
+		polls:           d("polls_total", "Market-data polls that brought new bars (warm-up included)."),
+		retries:         d("poll_retries_total", "Market-data polls that found the due bar not served yet."),
 		gaps:            d("gaps_total", "Missing bars detected in polled market data."),
 		reconciled:      d("reconciled_total", "What the start-up reconciliation did, by action.", "action"),
 		budgetUsed:      d("rate_budget_used", "Weight or count used in the current window of a rate-budget pool.", "pool"),
@@ -69,7 +70,7 @@ func newCollector(status func() daemon.Status, quote string) *collector {
 // Describe implements prometheus.Collector.
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{c.up, c.placed, c.refused, c.unknown, c.fills, c.apiErrors, c.jobRuns,
-		c.bars, c.polls, c.gaps, c.reconciled, c.budgetUsed, c.budgetMax, c.budgetWindow, c.equity, c.balance,
+		c.bars, c.polls, c.retries, c.gaps, c.reconciled, c.budgetUsed, c.budgetMax, c.budgetWindow, c.equity, c.balance,
 		c.realized, c.unrealized, c.positionQty, c.strategyPnL, c.strategyRunning, c.openOrders, c.lastKline,
 		c.clockOffset, c.clockSynced, c.blocked, c.killed, c.started} {
 		ch <- d
@@ -97,6 +98,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	counter(c.fills, k.Fills)
 	counter(c.bars, k.Bars)
 	counter(c.polls, k.Polls)
+	counter(c.retries, k.Retries)
 	counter(c.gaps, k.Gaps)
 	for _, kv := range sorted(k.OrdersRefused) {
 		counter(c.refused, kv.v, kv.k)
