@@ -100,10 +100,17 @@ func runBot(ctx context.Context, args []string, logOut io.Writer, environ []stri
 		st.Close()
 		return err
 	}
+	// The listener opens before trading and serves through the shutdown.
+	stopListener, err := startListener(cfg, bot, opts.Client, st, log)
+	if err != nil {
+		st.Close()
+		return err
+	}
 	done := make(chan struct{})
 	defer close(done)
 	go forceOnSecondSignal(ctx, done, log, notifySignals, forceExit)
 	err = bot.Run(ctx)
+	stopListener()
 	if cerr := st.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("store: %w", cerr)
 	}

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -156,6 +158,53 @@ func TestRunPaperReplay(t *testing.T) {
 		if !strings.Contains(logs.String(), want) {
 			t.Fatalf("no %s in the log", want)
 		}
+	}
+}
+
+// TestRunServesStatus: with http.listen set, `bot run` serves /status
+// while it trades, and stops on the context's end with a nil error.
+func TestRunServesStatus(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "paper.db")
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	result := make(chan error, 1)
+	go func() {
+		result <- runBot(ctx, []string{"--config", filepath.Join("..", "..", "configs", "paper.yaml")}, pw,
+			[]string{"SPOTBOT_STORE__PATH=" + db, "SPOTBOT_HTTP__LISTEN=127.0.0.1:0"}, exchange.SystemClock{}, func(int) { t.Error("forced exit") })
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	addr := ""
+	for sc.Scan() && !strings.Contains(sc.Text(), "msg=trading") {
+		if a := field(sc.Text(), "addr"); a != "" {
+			addr = a
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	if addr == "" {
+		t.Fatal("no listener address logged")
+	}
+	resp, err := http.Get("http://" + addr + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Mode       string `json:"mode"`
+		Phase      string `json:"phase"`
+		Strategies []struct {
+			ID string `json:"id"`
+		} `json:"strategies"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&s)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 || s.Mode != "paper-replay" || s.Phase != "running" || len(s.Strategies) != 2 || s.Strategies[1].ID != "eth-grid" {
+		t.Fatalf("/status: %d %+v (%v)", resp.StatusCode, s, err)
+	}
+	cancel()
+	if err := <-result; err != nil {
+		t.Fatal(err)
 	}
 }
 
