@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -204,3 +205,22 @@ strategies:
 }
 
 func itoa(n int) string { return string(rune('0' + n)) }
+
+// The commands are reachable from bot's command switch.
+func TestCheckAndJobsDispatch(t *testing.T) {
+	t.Parallel()
+	var out, errOut bytes.Buffer
+	if err := run(t.Context(), []string{"check", "--config", "../../configs/paper.yaml"}, &out, &errOut); err != nil ||
+		!strings.HasPrefix(out.String(), "../../configs/paper.yaml: ok\n") {
+		t.Errorf("check: %v %q", err, out.String())
+	}
+	err := run(t.Context(), []string{"jobs", "list"}, &out, &errOut)
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "jobs: the only subcommand is run") {
+		t.Errorf("jobs: %v", err)
+	}
+	out.Reset()
+	if err := run(t.Context(), []string{"help"}, &out, &errOut); err != nil ||
+		!strings.Contains(out.String(), "\n  check       validate a configuration without trading\n  jobs        run a scheduled job once (bot jobs run <job> --config FILE)\n") {
+		t.Errorf("usage: %v\n%s", err, out.String())
+	}
+}
