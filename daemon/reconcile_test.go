@@ -11,6 +11,7 @@ import (
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/simserver"
 	"github.com/spotbot/spotbot/store"
+	"github.com/spotbot/spotbot/strategies"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -283,5 +284,32 @@ strategies:
 	// when the session ends).
 	if got := s.Counters.OrdersRefused[RuleClockOffset]; got != 4 || s.Counters.OrdersPlaced != 3 || s.ClockOffset != 0 {
 		t.Fatalf("%d refused for the clock, %d placed, offset %s", got, s.Counters.OrdersPlaced, s.ClockOffset)
+	}
+}
+
+// TestStartFailsWhenTheExchangeIsUnreachable: the first clock sync fails,
+// so Run returns that error and the bot ends stopped, having sent nothing.
+func TestStartFailsWhenTheExchangeIsUnreachable(t *testing.T) {
+	t.Parallel()
+	h := newExchangeHarness(t, 100, false, noFaults)
+	c := h.liveConfig(quietStrategy)
+	client, err := exchange.New(exchange.WithBaseURL("http://127.0.0.1:1"), exchange.WithClock(h.clock),
+		exchange.WithCredentials(exchange.NewSecret(testKey), exchange.NewSecret(testSecret)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot, err := New(Options{Config: c, Registry: strategies.NewRegistry(), Store: memStore(t), Clock: h.clock, Client: client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = bot.Run(t.Context())
+	if err == nil || !strings.HasPrefix(err.Error(), "daemon: clock sync: ") {
+		t.Fatalf("err %v", err)
+	}
+	if s := bot.Status(); s.Phase != PhaseStopped || s.Counters.APIErrors["unknown-outcome"]+s.Counters.APIErrors["transport"] != 1 {
+		t.Fatalf("phase %s, API errors %v", s.Phase, s.Counters.APIErrors)
+	}
+	if err := bot.Run(t.Context()); err == nil || err.Error() != "daemon: a Bot runs once" {
+		t.Fatalf("second Run: %v", err)
 	}
 }
