@@ -110,11 +110,10 @@ func burstStrategies(known string) []strategy {
 }
 
 // runBurst starts every strategy on its own goroutine at once through one
-// client and returns the errors each call returned. stopOnLimit ends all
-// workers at the first 429 or 418.
+// client and returns the errors each call returned. stopOnLimit ends each
+// worker at its first 429 or 418 (not the others: cancelling them would
+// leave replies the server sent unread).
 func runBurst(ctx context.Context, c *exchange.Client, vc *vclock, strategies []strategy, stopOnLimit bool) []error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	var mu sync.Mutex
 	var errs []error
 	var wg sync.WaitGroup
@@ -130,7 +129,7 @@ func runBurst(ctx context.Context, c *exchange.Client, vc *vclock, strategies []
 					errs = append(errs, fmt.Errorf("%s call %d: %w", st.name, i, err))
 					mu.Unlock()
 					if stopOnLimit && errors.Is(err, exchange.ErrRateLimited) {
-						cancel()
+						return
 					}
 				}
 			}
@@ -217,22 +216,32 @@ func TestBurstWithoutClientBudgetsDraws429(t *testing.T) {
 	defer cancel()
 	r, c, vc, known := burstRig(t, 8, exchange.WithLimits(nil))
 	errs := runBurst(ctx, c, vc, burstStrategies(known), true)
-	var server429 int
+	var server429, bans int
 	for _, err := range errs {
 		var rl *exchange.RateLimitError
-		if errors.As(err, &rl) && !rl.Local {
+		var ban *exchange.BanError
+		switch {
+		case errors.As(err, &rl) && !rl.Local:
 			server429++
+		case errors.As(err, &ban):
+			bans++
+		default:
+			t.Errorf("not a rate limit: %v", err)
 		}
 	}
-	logged := 0
+	var logged429, logged418 int
 	for _, l := range r.s.Requests() {
-		if l.Status == 429 && l.Code == exchange.CodeTooManyRequests {
-			logged++
+		switch {
+		case l.Status == 429 && l.Code == exchange.CodeTooManyRequests:
+			logged429++
+		case l.Status == 418:
+			logged418++
 		}
 	}
-	if server429 == 0 || logged != server429 {
-		t.Fatalf("client saw %d server 429s, the server logged %d; errors: %v", server429, logged, errs)
+	if server429 == 0 || logged429 != server429 || logged418 != bans {
+		t.Fatalf("client saw %d server 429s and %d bans, the server logged %d and %d; errors: %v", server429, bans, logged429, logged418, errs)
 	}
+	t.Logf("without client budgets: %d 429s and %d 418s", server429, bans)
 
 	// Deterministically: without budgets, the 13th order inside one second
 	// is the first refused, from the order pool, with Retry-After.
