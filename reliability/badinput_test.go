@@ -81,6 +81,10 @@ func badCases() []badCase {
 		// Duplicated parameters within one part of the request.
 		order("quantity twice in the query", "quantity=0.001", "quantity=0.001&quantity=5", 400, perr),
 		order("symbol twice in the query", "symbol=BTCUSDT", "symbol=BTCUSDT&symbol=XYZUSDT", 400, perr),
+		{name: "quantity twice in a JSON body", method: "POST", path: "/api/v3/order", query: orderHead + "&price=15000&timestamp={ts}",
+			body: `{"quantity":"0.001","quantity":"5"}`, status: 400, code: perr},
+		{name: "a JSON name twice, once escaped", method: "POST", path: "/api/v3/order", query: orderHead + "&price=15000&timestamp={ts}",
+			body: `{"quantity":"0.001","quan\u0074ity":"5"}`, status: 400, code: perr},
 		{name: "quantity twice in a form body", method: "POST", path: "/api/v3/order", query: orderHead + "&price=15000&timestamp={ts}",
 			body: "quantity=0.001&quantity=5", status: 400, code: perr},
 

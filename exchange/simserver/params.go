@@ -152,6 +152,9 @@ func (p *params) fromJSON(body []byte) *apiError {
 	if dec.More() {
 		return badParam(exchange.CodeParameterError, "body has data after the JSON object")
 	}
+	if k, dup := duplicateKey(body); dup {
+		return badParam(exchange.CodeParameterError, "parameter %s sent twice", k)
+	}
 	for k, raw := range obj {
 		raw = bytes.TrimSpace(raw)
 		var v string
@@ -171,6 +174,33 @@ func (p *params) fromJSON(body []byte) *apiError {
 		p.vals[k] = v
 	}
 	return nil
+}
+
+// duplicateKey returns a name the JSON object body holds twice (decoding
+// into a map would silently keep the last value). body is known to be a
+// valid object.
+func duplicateKey(body []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if _, err := dec.Token(); err != nil {
+		return "", false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		k, _ := tok.(string)
+		if seen[k] {
+			return k, true
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // checkChars refuses control characters and invalid UTF-8 in names and
