@@ -33,6 +33,7 @@ type rawReq struct {
 	contentType  string // "-" sends none; "" sends application/json
 	key, secret  string // empty key: no key header and no signature
 	presigned    bool   // the query already ends with its signature
+	header       map[string]string
 }
 
 // rawReply is what came back.
@@ -70,6 +71,9 @@ func send(t *testing.T, base string, r rawReq) rawReply {
 	}
 	if r.key != "" {
 		req.Header.Set(exchange.DefaultKeyHeader, r.key)
+	}
+	for k, v := range r.header {
+		req.Header.Set(k, v)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

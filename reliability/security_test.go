@@ -126,7 +126,8 @@ func TestKeyWithoutTradePermissionCannotTrade(t *testing.T) {
 // TestIPBindingOnEveryKeyedEndpoint: a key bound to another address is
 // refused on every signed endpoint with 401 code 700006 and changes
 // nothing; the same key bound to the caller's address passes the check on
-// every one. A sub-account key created with an IP binding holds it too.
+// every one; forwarding headers naming a listed address change nothing. A
+// sub-account key created with an IP binding holds it too.
 func TestIPBindingOnEveryKeyedEndpoint(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, simserver.Options{Limits: simserver.Limits{Off: true}, Keys: []simserver.Key{
@@ -158,6 +159,15 @@ func TestIPBindingOnEveryKeyedEndpoint(t *testing.T) {
 	}
 	if n != 46 {
 		t.Errorf("%d signed endpoints, want 46", n)
+	}
+
+	// Headers a proxy would set do not move the caller: the binding is
+	// checked against the connection's address.
+	spoof := map[string]string{"X-Forwarded-For": "10.9.9.9", "X-Real-IP": "10.9.9.9", "Forwarded": "for=10.9.9.9"}
+	q := fillTS("timestamp={ts}", r.x.Now().UnixMilli())
+	if got := send(t, r.url, rawReq{method: "GET", path: "/api/v3/account", query: q, key: "away", secret: masterSecret, header: spoof}); got.status != 401 ||
+		got.code != exchange.CodeIPNotWhitelisted {
+		t.Errorf("spoofed forwarding headers: %d %s", got.status, got.body)
 	}
 
 	k, _ := newSubKey(t, r, "boundsub01", "SPOT_ACCOUNT_READ,SPOT_DEAL_READ,SPOT_DEAL_WRITE", "10.1.1.1")
