@@ -64,9 +64,13 @@ func (c *feedClock) After(d time.Duration) <-chan time.Time {
 	defer c.mu.Unlock()
 	target := c.x.Now().Add(d)
 	if c.cancel != nil && !target.Before(c.stopAt) {
-		// Time goes on (a shutdown may wait for a rate budget), but the
-		// bot sees its context end first.
+		// The bot sees its context end. Short waits still pass (the
+		// shutdown may wait for a rate budget); a long one stops at
+		// stopAt, so the next session starts where this one ended.
 		c.cancel()
+		if d > 10*time.Second {
+			target = c.stopAt
+		}
 	}
 	c.advance(target)
 	ch := make(chan time.Time, 1)

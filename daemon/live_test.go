@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,11 +33,11 @@ strategies:
 `
 
 // TestLiveEndToEnd runs the bot in live mode against the simulated
-// exchange over HTTP, stops it, lets the market move while it is down (a
-// resting grid order fills, an order is placed by hand), restarts it over
-// the same store and checks after each session that the store equals the
-// exchange: every order with its status and executed quantity, every fill,
-// and the balances.
+// exchange over HTTP, stops it, lets the market move while it is down
+// (resting grid orders fill, an order is placed by hand), restarts it over
+// the same store (once just through start-up, then for another session)
+// and checks after each that the store equals the exchange: every order
+// with its status and executed quantity, every fill, and the balances.
 func TestLiveEndToEnd(t *testing.T) {
 	t.Parallel()
 	h := newExchangeHarness(t, 120, false, noFaults)
@@ -77,19 +78,47 @@ func TestLiveEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	bot = h.run(c, st, t0.Add(348*time.Hour))
-	s2 := bot.Status()
+	openBefore := map[string]bool{} // grid orders open at the restart, by client id
+	for _, eo := range h.allOrders("ETHUSDT", time.Time{}) {
+		if strings.HasPrefix(eo.ClientOrderID, "eth-grid-") && !eo.Status.Final() {
+			openBefore[eo.ClientOrderID] = true
+		}
+	}
+
+	// The restart alone: reconciliation, then the strategies' start.
+	s2 := h.startOnce(c, st)
 	rc := s2.Counters.Reconciled
 	if rc.Checked != open1 || rc.Adopted != 1 || rc.Cancelled != 0 {
-		t.Fatalf("session 2 reconciliation %+v; want %d checked, 1 adopted", rc, open1)
+		t.Fatalf("restart reconciliation %+v; want %d checked, 1 adopted", rc, open1)
+	}
+	h.assertStoreEqualsExchange(st, t0)
+	// The missed fills were applied before the grid started, so it laid
+	// only the levels free now: no new order shares a level with an order
+	// still open, or with another new one.
+	taken := map[string]string{}
+	for _, eo := range h.allOrders("ETHUSDT", time.Time{}) {
+		if strings.HasPrefix(eo.ClientOrderID, "eth-grid-") && !eo.Status.Final() {
+			if other, dup := taken[eo.Price.String()]; dup && !(openBefore[other] && openBefore[eo.ClientOrderID]) {
+				t.Fatalf("the restart doubled level %s: %s and %s", eo.Price, other, eo.ClientOrderID)
+			}
+			taken[eo.Price.String()] = eo.ClientOrderID
+		}
+	}
+
+	bot = h.run(c, st, t0.Add(348*time.Hour))
+	s3 := bot.Status()
+	// Checked: the grid's open orders and the order placed by hand, now
+	// known to the store (followed for it, outside the runtime).
+	if rc := s3.Counters.Reconciled; rc.Adopted != 0 || rc.Checked != len(s2.OpenOrders)+1 {
+		t.Fatalf("third start: reconciliation %+v; want %d checked, none adopted", rc, len(s2.OpenOrders)+1)
 	}
 	// The bar of 2020-11-30 06:00 is missing from the sample (both
 	// symbols): its hour delivers nothing. Each feed is retried after 1,
 	// 2, 4 ... 32 s, then each minute until the next bar closes (65
 	// rounds, both feeds together), and one missing bar per feed is
 	// reported.
-	if c := s2.Counters; c.Polls != 149 || c.Gaps != 2 || c.Retries != 65 || len(c.APIErrors) != 0 {
-		t.Fatalf("session 2: %d polls, %d retries, %d gaps, API errors %v", c.Polls, c.Retries, c.Gaps, c.APIErrors)
+	if c := s3.Counters; c.Polls != 149 || c.Gaps != 2 || c.Retries != 65 || len(c.APIErrors) != 0 {
+		t.Fatalf("session 3: %d polls, %d retries, %d gaps, API errors %v", c.Polls, c.Retries, c.Gaps, c.APIErrors)
 	}
 	h.assertStoreEqualsExchange(st, t0)
 	o, found, err := st.Order(t.Context(), "by-hand-1")

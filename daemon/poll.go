@@ -22,8 +22,8 @@ const (
 )
 
 // startPolling starts a live or paper session: clock sync, the simulator
-// (paper), the runtime, reconciliation (live), warm-up history, the
-// strategies' Start and a first order sync.
+// (paper), the runtime, reconciliation (live), warm-up history, a first
+// order sync and the strategies' Start.
 func (b *Bot) startPolling(ctx context.Context) error {
 	if err := b.syncClock(ctx); err != nil {
 		return fmt.Errorf("daemon: clock sync: %w", err)
@@ -51,10 +51,13 @@ func (b *Bot) startPolling(ctx context.Context) error {
 	if err := b.warmUp(ctx); err != nil {
 		return err
 	}
-	b.begin(ctx)
+	// The orders carried over from before the restart are brought up to
+	// date first, so a strategy's Start sees the open orders and balances
+	// as they are now (a grid lays only the levels that are free).
 	if err := b.rt.Sync(ctx); err != nil {
 		b.fail("order sync", err)
 	}
+	b.begin(ctx)
 	// The runtime loaded the balances as it started.
 	if _, err := b.opts.Store.RecordBalances(ctx, b.account(), b.clock.Now(), b.rt.Balances()); err != nil {
 		b.fail("recording balances", err)
