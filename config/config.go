@@ -156,6 +156,42 @@ const EnvPrefix = "SPOTBOT_"
 // secretKeys may never appear in a configuration file.
 var secretKeys = []string{"secret", "api_secret", "secret_key", "api_key", "key"}
 
+// topLevel lists the configuration's top-level keys, from Config's tags.
+func topLevel() map[string]bool {
+	out := map[string]bool{}
+	t := reflect.TypeOf(Config{})
+	for i := 0; i < t.NumField(); i++ {
+		if tag := t.Field(i).Tag.Get("koanf"); tag != "" {
+			out[tag] = true
+		}
+	}
+	return out
+}
+
+// envPath maps an environment variable name (without the SPOTBOT_ prefix)
+// to a configuration path, or "" when the variable is not configuration:
+// the credentials, and variables of other spotbot tools (such as
+// SPOTBOT_SIM_SECRET) whose first level is not a configuration section.
+// Levels are lower-cased except map keys that name assets
+// (SPOTBOT_ACCOUNT__BALANCES__BTC sets account.balances.BTC).
+func envPath(key string) string {
+	if key == "API_KEY" || key == "API_SECRET" {
+		return "" // credentials, read by Credentials
+	}
+	parts := strings.Split(key, "__")
+	parts[0] = strings.ToLower(parts[0])
+	if !topLevel()[parts[0]] {
+		return ""
+	}
+	for i := 1; i < len(parts); i++ {
+		if i == 2 && parts[0] == "account" && parts[1] == "balances" {
+			continue
+		}
+		parts[i] = strings.ToLower(parts[i])
+	}
+	return strings.Join(parts, ".")
+}
+
 // Load reads YAML text (may be empty), then environment variables from
 // environ (os.Environ() in the commands, a fixed list in tests), then
 // overrides (flag values keyed by path, e.g. "data.from"), and validates.
@@ -182,11 +218,7 @@ func Load(yamlText []byte, environ []string, overrides map[string]any, reg *stra
 		Prefix:      EnvPrefix,
 		EnvironFunc: func() []string { return environ },
 		TransformFunc: func(key, v string) (string, any) {
-			key = strings.TrimPrefix(key, EnvPrefix)
-			if key == "API_KEY" || key == "API_SECRET" {
-				return "", nil // credentials, read by Credentials
-			}
-			return strings.ToLower(strings.ReplaceAll(key, "__", ".")), v
+			return envPath(strings.TrimPrefix(key, EnvPrefix)), v
 		},
 	}), nil)
 	if err != nil {

@@ -59,13 +59,17 @@ strategies:
 
 func TestLoad(t *testing.T) {
 	t.Parallel()
-	env := []string{"SPOTBOT_DATA__INTERVAL=4h", "SPOTBOT_RISK__MAX_OPEN_ORDERS=7", "SPOTBOT_API_SECRET=hidden", "OTHER=1"}
+	env := []string{"SPOTBOT_DATA__INTERVAL=4h", "SPOTBOT_RISK__MAX_OPEN_ORDERS=7", "SPOTBOT_API_SECRET=hidden", "OTHER=1",
+		"SPOTBOT_ACCOUNT__BALANCES__BTC=0.5", "SPOTBOT_SIM__FILL=touch",
+		// Other spotbot tools' variables are not configuration.
+		"SPOTBOT_SIM_SECRET=s3cret", "SPOTBOT_SIM_ADMIN_TOKEN=t0ken"}
 	c, err := Load([]byte(good), env, map[string]any{"data.interval": "1d"}, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Mode != ModeBacktest || c.Data.Interval != "1d" || c.Risk.MaxOpenOrders != 7 || c.Risk.MaxDrawdown.String() != "0.25" ||
-		c.Account.Balances["USDT"].String() != "10000.5" || c.Exchange.RecvWindow != 5*time.Second || c.Sim.Fill != "trade-through" ||
+		c.Account.Balances["USDT"].String() != "10000.5" || c.Account.Balances["BTC"].String() != "0.5" ||
+		c.Exchange.RecvWindow != 5*time.Second || c.Sim.Fill != "touch" ||
 		len(c.Strategies) != 1 || c.Strategies[0].Params["fast"] != 5 {
 		t.Errorf("loaded %+v", c)
 	}
