@@ -100,6 +100,14 @@ func runBot(ctx context.Context, args []string, logOut io.Writer, environ []stri
 		st.Close()
 		return err
 	}
+	// While the bot runs its schedules, a "bot jobs run" of the same job on
+	// the same store is refused, and the other way round.
+	releaseJobs, err := holdJobLocks(cfg, reg, "bot run")
+	if err != nil {
+		st.Close()
+		return err
+	}
+	defer func() { _ = releaseJobs() }()
 	// The listener opens before trading and serves through the shutdown.
 	stopListener, err := startListener(cfg, bot, opts.Client, st, log)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -205,6 +206,39 @@ func TestRunServesStatus(t *testing.T) {
 	cancel()
 	if err := <-result; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRunHoldsTheJobLocks: while bot run replays configs/jobs.yaml, a
+// manual run of one of its scheduled jobs on the same store is refused.
+func TestRunHoldsTheJobLocks(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "jobs.db")
+	env := []string{"SPOTBOT_STORE__PATH=" + db}
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	result := make(chan error, 1)
+	go func() {
+		result <- runBot(ctx, []string{"--config", jobsConfig, "--speed", "1"}, pw, env, exchange.SystemClock{},
+			func(int) { t.Error("forced exit") })
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() && !strings.Contains(sc.Text(), "msg=trading") {
+	}
+	go io.Copy(io.Discard, pr)
+	_, _, err := runJobs(t, env, "run", "dust", "--config", jobsConfig)
+	if !errors.Is(err, daemon.ErrJobRunning) || !strings.Contains(err.Error(), "(bot run, pid ") {
+		t.Errorf("jobs run beside bot run: %v", err)
+	}
+	cancel()
+	if err := <-result; err != nil {
+		t.Fatal(err)
+	}
+	// Once the bot stopped the job is free again.
+	if _, _, err := runJobs(t, env, "run", "dust", "--config", jobsConfig); err != nil {
+		t.Errorf("jobs run after bot run: %v", err)
 	}
 }
 
