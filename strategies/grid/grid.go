@@ -5,9 +5,10 @@
 // up to 20. When a buy at one level fills it places a sell one level up;
 // when a sell fills it places a buy one level down. Levels that already
 // hold an open order of the instance are left alone, so starting again over
-// a live ladder does not double it. Across a process restart this needs
-// the runtime to restore the instance's open orders, which it does not do
-// yet (docs/strategies.md): cancel the old ladder before restarting.
+// a live ladder does not double it. Across a process restart, bot run
+// hands the runtime the instance's open orders from the store (and the
+// fills missed while it was down) before Start, so the ladder is recovered,
+// not laid again.
 //
 // Parameters (defaults in brackets):
 //
