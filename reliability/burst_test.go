@@ -110,10 +110,10 @@ func burstStrategies(known string) []strategy {
 }
 
 // runBurst starts every strategy on its own goroutine at once through one
-// client and returns the errors each call returned; each worker reports
-// to vc when it is done (a virtual clock stops waiting for it). stopOnLimit ends each
-// worker at its first 429 or 418 (not the others: cancelling them would
-// leave replies the server sent unread).
+// client and returns the errors each call returned. Each worker tells vc
+// when it is done, so a virtual clock stops waiting for it. stopOnLimit
+// ends each worker at its own first 429 or 418; cancelling the others
+// instead would leave replies the server sent unread.
 func runBurst(ctx context.Context, c *exchange.Client, vc interface{ Done() }, strategies []strategy, stopOnLimit bool) []error {
 	var mu sync.Mutex
 	var errs []error
