@@ -136,7 +136,11 @@ func (r *Runtime) afterSend(t *tracked, orderID string, err error) (Order, error
 		r.refused(err)
 		r.forget(t, err)
 		t.order.Err = err
-		t.inst.log.Info("order refused by exchange", slog.String("symbol", t.order.Symbol), slog.String("client_order_id", cid), slog.Any("err", err))
+		msg := "order refused by exchange"
+		if rej := (*risk.Rejection)(nil); errors.As(err, &rej) {
+			msg = "order refused before sending" // by the port's own guard (clock offset, shutdown)
+		}
+		t.inst.log.Info(msg, slog.String("symbol", t.order.Symbol), slog.String("client_order_id", cid), slog.Any("err", err))
 		return t.order, err
 	}
 }
