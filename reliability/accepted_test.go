@@ -33,11 +33,17 @@ func TestQueryWinsOverBody(t *testing.T) {
 			"q3 BTCUSDT BUY LIMIT 0.001@14000 NEW", `"symbol":"BTCUSDT","orderId":"3","orderListId":-1,"price":"14000","origQty":"0.001"`, "89"},
 		{"non-ASCII client id", orderHead + "&" + orderQP + "&newClientOrderId=%C3%A9t%C3%A9&timestamp={ts}", "",
 			"été BTCUSDT BUY LIMIT 0.001@15000 NEW", `"symbol":"BTCUSDT","orderId":"4","orderListId":-1,"price":"15000","origQty":"0.001"`, "104"},
+		{"content type with a charset, in capitals", orderHead + "&" + orderQP + "&newClientOrderId=q5&timestamp={ts}", "",
+			"q5 BTCUSDT BUY LIMIT 0.001@15000 NEW", `"symbol":"BTCUSDT","orderId":"5","orderListId":-1,"price":"15000","origQty":"0.001"`, "119"},
 	}
 	for _, tt := range tests { // in order: each adds one order
 		ts := r.x.Now().UnixMilli()
+		ct := ""
+		if strings.HasPrefix(tt.name, "content type") {
+			ct = "Application/JSON; charset=UTF-8"
+		}
 		got := send(t, r.url, rawReq{method: "POST", path: "/api/v3/order", query: fillTS(tt.query, ts), body: tt.body,
-			key: masterKey, secret: masterSecret})
+			key: masterKey, secret: masterSecret, contentType: ct})
 		if got.status != 200 || !strings.Contains(got.body, tt.reply) {
 			t.Errorf("%s: %d %s, want 200 with %s", tt.name, got.status, got.body, tt.reply)
 		}
@@ -56,7 +62,7 @@ func TestQueryWinsOverBody(t *testing.T) {
 	}
 	a, err := r.x.As(uid).Account(t.Context())
 	must(t, err)
-	if b := a.Balance("USDT"); b.Free.String() != "999896" || a.Balance("XYZ").Free.String() != "0" {
+	if b := a.Balance("USDT"); b.Free.String() != "999881" || a.Balance("XYZ").Free.String() != "0" {
 		t.Errorf("balances after: USDT %s/%s, XYZ %s", b.Free, b.Locked, a.Balance("XYZ").Free)
 	}
 	open, err := r.x.As(uid).OpenOrders(t.Context(), "")

@@ -167,6 +167,8 @@ func badCases() []badCase {
 		order("text/plain", "", "", 400, exchange.CodeInvalidContentType).withType("text/plain"),
 		order("form content type", "", "", 400, exchange.CodeInvalidContentType).withType("application/x-www-form-urlencoded"),
 		order("no content type", "", "", 400, exchange.CodeInvalidContentType).withType("-"),
+		order("application/jsonp", "", "", 400, exchange.CodeInvalidContentType).withType("application/jsonp"),
+		order("application/json-seq", "", "", 400, exchange.CodeInvalidContentType).withType("application/json-seq"),
 	}
 }
 

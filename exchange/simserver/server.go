@@ -12,9 +12,9 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"mime"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -182,7 +182,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ip string, logged
 	}
 	logged.Endpoint = ep.ID
 	now := logged.Time
-	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(strings.ToLower(strings.TrimSpace(ct)), "application/json") {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		return writeError(w, badParam(exchange.CodeInvalidContentType, "Invalid content Type"))
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
