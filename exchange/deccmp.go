@@ -86,6 +86,16 @@ func cmpSmall(x, y small) int {
 
 // cmpDec is a.Cmp(b), without allocating for coefficients of up to 18
 // digits.
+// CmpDecimal compares a and b like a.Cmp(b), without allocating whenever
+// both coefficients fit 18 digits. Hot paths that compare prices of
+// different scales (a kline's low against its high) use it.
+func CmpDecimal(a, b decimal.Decimal) int {
+	if a.Exponent() == b.Exponent() {
+		return a.Cmp(b) // no rescaling, so no allocation
+	}
+	return cmpDec(a, b)
+}
+
 func cmpDec(a, b decimal.Decimal) int {
 	x, okA := smallOf(a)
 	y, okB := smallOf(b)

@@ -41,8 +41,8 @@ func TestCmpDecMatchesCmp(t *testing.T) {
 		if i%7 == 0 {
 			b = a.Add(decimal.New(int64(r.IntN(3)-1), int32(r.IntN(10)-12))) // neighbours
 		}
-		if got, want := cmpDec(a, b), a.Cmp(b); got != want {
-			t.Fatalf("cmpDec(%s, %s) = %d, want %d", a, b, got, want)
+		if got, want := cmpDec(a, b), a.Cmp(b); got != want || CmpDecimal(a, b) != want {
+			t.Fatalf("cmpDec(%s, %s) = %d (CmpDecimal %d), want %d", a, b, got, CmpDecimal(a, b), want)
 		}
 		if got, want := cmpMul(a, b, c), a.Cmp(b.Mul(c)); got != want {
 			t.Fatalf("cmpMul(%s, %s, %s) = %d, want %d", a, b, c, got, want)
@@ -66,7 +66,7 @@ func TestCmpDecMatchesCmp(t *testing.T) {
 
 func TestCmpDecDoesNotAllocate(t *testing.T) {
 	a, b, c := decimal.RequireFromString("19000.5"), decimal.RequireFromString("20000"), decimal.RequireFromString("1.1")
-	if n := testing.AllocsPerRun(100, func() { cmpDec(a, b); cmpMul(a, b, c) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { cmpDec(a, b); cmpMul(a, b, c); CmpDecimal(a, b) }); n != 0 {
 		t.Errorf("%v allocations, want 0", n)
 	}
 }

@@ -22,7 +22,7 @@ func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kli
 	if n := len(ks); n > 0 && !k.OpenTime.After(ks[n-1].OpenTime) {
 		return fmt.Errorf("sim: %s %s kline at %s is not after %s", symbol, iv, k.OpenTime, ks[n-1].OpenTime)
 	}
-	if k.Low.GreaterThan(k.High) || !k.Low.IsPositive() {
+	if exchange.CmpDecimal(k.Low, k.High) > 0 || !k.Low.IsPositive() {
 		return fmt.Errorf("sim: %s %s kline at %s has low %s above high %s or not positive", symbol, iv, k.OpenTime, k.Low, k.High)
 	}
 	if open := k.OpenTime; open.After(x.now) {
@@ -98,13 +98,13 @@ func (x *Exchange) reaches(m *market, s exchange.Side, k exchange.Kline) bool {
 		if len(m.bids) == 0 {
 			return false
 		}
-		c := k.Low.Cmp(m.bids[0].o.Price)
+		c := exchange.CmpDecimal(k.Low, m.bids[0].o.Price)
 		return c < 0 || (c == 0 && touch)
 	}
 	if len(m.asks) == 0 {
 		return false
 	}
-	c := k.High.Cmp(m.asks[0].o.Price)
+	c := exchange.CmpDecimal(k.High, m.asks[0].o.Price)
 	return c > 0 || (c == 0 && touch)
 }
 

@@ -26,9 +26,9 @@ func crossesLast(o *exchange.Order, last decimal.Decimal) bool {
 		return false
 	}
 	if o.Side == exchange.SideBuy {
-		return o.Price.GreaterThanOrEqual(last)
+		return exchange.CmpDecimal(o.Price, last) >= 0
 	}
-	return o.Price.LessThanOrEqual(last)
+	return exchange.CmpDecimal(o.Price, last) <= 0
 }
 
 // slipped worsens p by the slippage for side s: SlippageBps basis points
@@ -157,9 +157,9 @@ func priceOK(o *exchange.Order, p decimal.Decimal) bool {
 	case o.Type == exchange.TypeMarket:
 		return true
 	case o.Side == exchange.SideBuy:
-		return p.LessThanOrEqual(o.Price)
+		return exchange.CmpDecimal(p, o.Price) <= 0
 	}
-	return p.GreaterThanOrEqual(o.Price)
+	return exchange.CmpDecimal(p, o.Price) >= 0
 }
 
 // canFillAll reports whether a FILL_OR_KILL order can fill completely now:
