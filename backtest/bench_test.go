@@ -96,12 +96,12 @@ func millionSpec(bars []exchange.Kline) Spec {
 		Balances: map[string]decimal.Decimal{"BTC": decimal.NewFromInt(10)}}
 }
 
-// BenchmarkSweepParallel runs eight smacross backtests over the embedded
+// BenchmarkSweepParallel runs 32 smacross backtests over the embedded
 // sample, sequentially and on every core; compare the two rates (runs/s):
 // the parallel one should be ≥ 1.7× the sequential one on 2 cores.
 func BenchmarkSweepParallel(b *testing.B) {
 	base := sampleSpec(b)
-	ps := []Param{{Name: "fast", Values: []any{5, 10, 15, 20}}, {Name: "slow", Values: []any{30, 50}}}
+	ps := []Param{{Name: "fast", Values: []any{5, 8, 10, 12, 15, 18, 20, 25}}, {Name: "slow", Values: []any{30, 40, 50, 60}}}
 	obj, _ := ParseObjective("sharpe")
 	for _, w := range []int{1, runtime.GOMAXPROCS(0)} {
 		b.Run("workers="+itoa(w), func(b *testing.B) {
