@@ -12,12 +12,10 @@ import (
 	"github.com/spotbot/spotbot/strategy"
 )
 
-// driver walks the bars of every symbol in time order and, at each instant,
-// lets the exchange see the bars first (pending orders fill at their open,
-// resting orders along their path), then the runtime: fills, then the
-// closed bars, then schedules. A strategy therefore never sees bar t+1
-// before its orders for bar t are placed, and orders placed on bar t's
-// close trade no earlier than bar t+1.
+// driver runs a backtest: a Replay of the bars (exchange first, then the
+// runtime's fills, bars and schedules at each instant, so a strategy never
+// sees bar t+1 before its orders for bar t are placed) with the engine's
+// own ledger and equity curve kept at each instant.
 type driver struct {
 	s       *Spec
 	x       *sim.Exchange
@@ -28,8 +26,6 @@ type driver struct {
 	quote   string
 	journal *journal
 
-	feeds []strategy.Feed // one per symbol, at the base interval
-	next  []int           // next bar index per symbol
 	last  []decimal.Decimal
 	first []decimal.Decimal // first trading close per symbol
 	// Float shadows of the ledger and closes for the per-bar equity; a
@@ -52,14 +48,11 @@ type driver struct {
 
 func (d *driver) run(ctx context.Context) (*Result, error) {
 	n := len(d.symbols)
-	d.feeds = make([]strategy.Feed, n)
-	d.next = make([]int, n)
 	d.last = make([]decimal.Decimal, n)
 	d.first = make([]decimal.Decimal, n)
 	total := 0
 	d.valued, d.lastF, d.baseF, d.stepF = make([]bool, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	for i, sym := range d.symbols {
-		d.feeds[i] = strategy.Feed{Symbol: sym, Interval: d.s.Interval}
 		d.stepF[i] = decimal.New(1, -d.rules[i].QtyScale()).InexactFloat64()
 		total += len(d.s.Data[sym])
 	}
@@ -71,87 +64,32 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	for i := range d.symbols {
 		d.baseF[i] = d.holdings[d.rules[i].BaseAsset].InexactFloat64()
 	}
-	warm := d.rt.WarmUp()
 	d.curve = make([]EquityPoint, 0, total/n+1)
 	d.exact = map[int]decimal.Decimal{}
-	iv := d.s.Interval
-	step := total / 1000
-	if step == 0 {
-		step = 1
-	}
-	done, nextReport := 0, step
-	// Without warm-up, Begin comes at the first instant, once the exchange
-	// has its first bars and before the strategies see them.
-	warmed := false
-	at := make([]int, 0, n) // symbols with a bar at the current instant
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		at = at[:0]
-		var t time.Time
-		for i, sym := range d.symbols {
-			ks := d.s.Data[sym]
-			if d.next[i] >= len(ks) {
-				continue
-			}
-			ot := ks[d.next[i]].OpenTime
-			switch {
-			case len(at) == 0 || ot.Before(t):
-				t = ot
-				at = append(at[:0], i)
-			case ot.Equal(t):
-				at = append(at, i)
-			}
-		}
-		if len(at) == 0 {
-			break
-		}
-		for _, i := range at {
-			k := d.s.Data[d.symbols[i]][d.next[i]]
-			if err := d.x.FeedKline(d.symbols[i], iv, k); err != nil {
-				return nil, fmt.Errorf("backtest: %w", err)
-			}
-		}
-		d.clock.t = iv.Next(t)
-		if err := d.rt.Sync(ctx); err != nil {
-			return nil, fmt.Errorf("backtest: %w", err)
-		}
-		trading := warmed
-		for _, i := range at {
-			k := d.s.Data[d.symbols[i]][d.next[i]]
+	step := max(total/1000, 1)
+	nextReport := step
+	r := Replay{Exchange: d.x, Runtime: d.rt, Interval: d.s.Interval, Symbols: d.symbols, Data: d.s.Data,
+		SetClock: func(t time.Time) { d.clock.t = t },
+		Bar: func(i int, k exchange.Kline, live bool) {
 			d.last[i] = k.Close
 			d.lastF[i] = k.Close.InexactFloat64()
 			d.valued[i] = d.rules[i].QuoteAsset == d.quote
-			if !warmed && d.next[i] < warm {
-				d.rt.DeliverWarmUp(ctx, d.feeds[i], d.s.Data[d.symbols[i]][d.next[i]:d.next[i]+1])
-			} else {
-				if !trading {
-					// The first instant past every symbol's warm-up.
-					warmed, trading = true, true
-					d.rt.Begin(ctx)
-				}
-				if d.first[i].IsZero() {
-					d.first[i] = k.Close
-				}
-				d.rt.OnBar(ctx, d.feeds[i], k)
+			if live && d.first[i].IsZero() {
+				d.first[i] = k.Close
 			}
-			d.next[i]++
-		}
-		if trading {
-			d.rt.Tick(ctx, d.clock.t)
-			d.sample()
-		}
-		done += len(at)
-		if d.s.Progress != nil && done >= nextReport {
-			d.s.Progress(done, total)
-			nextReport += step
-		}
+		},
+		Instant: func(context.Context, []int) error { d.sample(); return nil },
+		Step: func(done int) {
+			if d.s.Progress != nil && done >= nextReport {
+				d.s.Progress(done, total)
+				nextReport += step
+			}
+		},
 	}
-	// Fills of orders placed on the last bar that the exchange already
-	// settled reach the ledger too.
-	if err := d.rt.Sync(ctx); err != nil {
-		return nil, fmt.Errorf("backtest: %w", err)
+	// The last Sync of the replay brings fills of orders placed on the
+	// last bar that the exchange already settled into the ledger too.
+	if err := r.Run(ctx); err != nil {
+		return nil, err
 	}
 	if d.s.Progress != nil {
 		d.s.Progress(total, total)

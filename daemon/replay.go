@@ -11,7 +11,6 @@ import (
 	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
-	"github.com/spotbot/spotbot/strategy"
 )
 
 // replayData is what a paper-replay session replays.
@@ -130,88 +129,37 @@ func (b *Bot) runReplay(ctx context.Context) error {
 		return fmt.Errorf("daemon: %w", err)
 	}
 	b.rtStarted = true
-	n := len(r.symbols)
-	next := make([]int, n)
-	feeds := make([]strategy.Feed, n)
 	total := 0
-	for i, sym := range r.symbols {
-		feeds[i] = strategy.Feed{Symbol: sym, Interval: r.iv}
+	for _, sym := range r.symbols {
 		total += len(r.data[sym])
 	}
-	warm := b.rt.WarmUp()
-	// As in a backtest: without warm-up, Begin comes at the first instant,
-	// once the exchange has its first bars and before the strategies see
-	// them.
-	warmed := false
 	var pace time.Duration
 	if b.cfg.Data.Speed > 0 {
 		pace = time.Duration(float64(r.iv.Duration()) / b.cfg.Data.Speed)
 	}
 	b.log.Info("replaying", slog.Int("bars", total), slog.String("interval", string(r.iv)),
 		slog.Time("from", r.start), slog.Float64("speed", b.cfg.Data.Speed))
-	at := make([]int, 0, n)
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		at = at[:0]
-		var t time.Time
-		for i, sym := range r.symbols {
-			ks := r.data[sym]
-			if next[i] >= len(ks) {
-				continue
-			}
-			ot := ks[next[i]].OpenTime
-			switch {
-			case len(at) == 0 || ot.Before(t):
-				t = ot
-				at = append(at[:0], i)
-			case ot.Equal(t):
-				at = append(at, i)
-			}
-		}
-		if len(at) == 0 {
-			break
-		}
-		for _, i := range at {
-			if err := b.x.FeedKline(r.symbols[i], r.iv, r.data[r.symbols[i]][next[i]]); err != nil {
-				return fmt.Errorf("daemon: %w", err)
-			}
-		}
-		b.rclock.t = r.iv.Next(t)
-		if err := b.rt.Sync(ctx); err != nil {
-			return fmt.Errorf("daemon: %w", err)
-		}
-		trading := warmed
-		for _, i := range at {
-			k := r.data[r.symbols[i]][next[i]]
-			if !warmed && next[i] < warm {
-				b.rt.DeliverWarmUp(ctx, feeds[i], r.data[r.symbols[i]][next[i]:next[i]+1])
-			} else {
-				if !trading {
-					warmed, trading = true, true
-					b.begin(ctx)
-				}
-				b.rt.OnBar(ctx, feeds[i], k)
-			}
-			next[i]++
-		}
-		b.stat.Counters.Polls++
-		if trading {
-			b.rt.Tick(ctx, b.rclock.t)
+	// The backtester's replay, so a paper-replay session makes the same
+	// trades as a backtest of the same configuration; only the pacing
+	// and the status differ.
+	rp := backtest.Replay{Exchange: b.x, Runtime: b.rt, Interval: r.iv, Symbols: r.symbols, Data: r.data,
+		SetClock: func(t time.Time) { b.rclock.t = t },
+		Begin:    b.begin,
+		Instant: func(ctx context.Context, _ []int) error {
 			b.refresh()
-			if pace > 0 {
-				select {
-				case <-ctx.Done():
-					return ctx.Err()
-				case <-b.clock.After(pace):
-				}
+			if pace <= 0 {
+				return nil
 			}
-		}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-b.clock.After(pace):
+				return nil
+			}
+		},
+		Step: func(int) { b.stat.Counters.Polls++ },
 	}
-	// Fills of orders placed on the last bar that the exchange already
-	// settled reach the journal too.
-	if err := b.rt.Sync(ctx); err != nil {
+	if err := rp.Run(ctx); err != nil {
 		return fmt.Errorf("daemon: %w", err)
 	}
 	b.log.Info("replay data exhausted", slog.Time("last_bar_close", b.rclock.t))
