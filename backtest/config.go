@@ -30,7 +30,7 @@ func FromConfig(c *config.Config, reg *strategy.Registry) (Spec, error) {
 		return Spec{}, err
 	}
 	s := Spec{Instances: c.Strategies, Registry: reg, Interval: iv, Balances: c.Account.Balances, Fill: fill, Risk: c.Risk}
-	syms := symbolsOf(c.Strategies)
+	syms := strategy.SymbolsOf(c.Strategies)
 	rng, err := c.Data.Range()
 	if err != nil {
 		return Spec{}, err
@@ -66,22 +66,6 @@ func fillModel(c config.Sim) (FillModel, error) {
 		return f, fmt.Errorf("sim.slippage_ticks: %d must not be negative", f.SlippageTicks)
 	}
 	return f, nil
-}
-
-// symbolsOf lists the symbols the instances trade, sorted, once each.
-func symbolsOf(insts []strategy.Config) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, in := range insts {
-		for _, s := range in.Symbols {
-			if !seen[s] {
-				seen[s] = true
-				out = append(out, s)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // LoadData loads the bars of symbols at interval iv from source: "sample"

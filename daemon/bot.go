@@ -104,7 +104,7 @@ func New(opts Options) (*Bot, error) {
 		last: map[strategy.Feed]time.Time{}, retry: map[strategy.Feed]time.Time{}, retries: map[strategy.Feed]int{}}
 	b.stat = Status{Mode: c.Mode, Phase: PhaseStarting, Counters: Counters{OrdersRefused: map[string]int{},
 		APIErrors: map[string]int{}, JobRuns: map[string]int{}}}
-	b.symbols = symbolsOf(c.Strategies)
+	b.symbols = strategy.SymbolsOf(c.Strategies)
 	var port exchange.Trader
 	var rtClock strategy.Clock = opts.Clock
 	var base exchange.Interval
@@ -183,22 +183,6 @@ func New(opts Options) (*Bot, error) {
 	}
 	b.refresh()
 	return b, nil
-}
-
-// symbolsOf lists the symbols the instances trade, sorted, once each.
-func symbolsOf(insts []strategy.Config) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, in := range insts {
-		for _, s := range in.Symbols {
-			if !seen[s] {
-				seen[s] = true
-				out = append(out, s)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Run trades until ctx ends (or, in paper-replay mode, the data does),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -42,6 +43,22 @@ func (c Config) Feeds() ([]Feed, error) {
 		out = append(out, Feed{Symbol: s, Interval: iv})
 	}
 	return out, nil
+}
+
+// SymbolsOf lists the symbols the instances trade, sorted, once each.
+func SymbolsOf(insts []Config) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, in := range insts {
+		for _, s := range in.Symbols {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // ParsedInterval returns the wire interval of the instance.

@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -136,5 +137,13 @@ func TestPositionApply(t *testing.T) {
 	// 2.998 × (120 − 110.0733822548365577) − 0.5
 	if got := p.Realized.String(); got != "29.2600000000000000154" {
 		t.Errorf("realised %s", got)
+	}
+}
+
+func TestSymbolsOf(t *testing.T) {
+	t.Parallel()
+	got := SymbolsOf([]Config{{Symbols: []string{"ETHUSDT", "BTCUSDT"}}, {Symbols: []string{"BTCUSDT", "SOLUSDT"}}, {}})
+	if fmt.Sprint(got) != "[BTCUSDT ETHUSDT SOLUSDT]" {
+		t.Errorf("SymbolsOf = %v", got)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -129,7 +128,7 @@ func checkConfig(ctx context.Context, text []byte, environ []string) (summary, [
 		}
 	}
 	if cfg.Mode == config.ModePaperReplay || cfg.Mode == config.ModeBacktest {
-		if syms := symbolsOfConfig(cfg.Strategies); len(syms) > 0 {
+		if syms := strategy.SymbolsOf(cfg.Strategies); len(syms) > 0 {
 			if err := checkData(cfg, syms); err != nil {
 				add("data", err)
 			}
@@ -201,21 +200,6 @@ func envHas(environ []string, name string) bool {
 	return false
 }
 
-func symbolsOfConfig(insts []strategy.Config) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, in := range insts {
-		for _, s := range in.Symbols {
-			if !seen[s] {
-				seen[s] = true
-				out = append(out, s)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 func (s summary) print(w io.Writer) error {
 	c := s.cfg
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -242,7 +226,7 @@ func (s summary) print(w io.Writer) error {
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", in.ID, in.Name, strings.TrimSpace(what))
 	}
-	syms := symbolsOfConfig(c.Strategies)
+	syms := strategy.SymbolsOf(c.Strategies)
 	if len(syms) == 0 {
 		syms = []string{"none"}
 	}
