@@ -171,7 +171,7 @@ func (r *Runtime) applyTrade(t *tracked, tr exchange.OwnTrade) {
 		t.inst.position(tr.Symbol).Apply(f, info.BaseAsset, info.QuoteAsset)
 	}
 	t.inst.log.Debug("fill", slog.String("symbol", tr.Symbol), slog.String("client_order_id", f.ClientOrderID),
-		slog.String("price", tr.Price.String()), slog.String("qty", tr.Qty.String()))
+		slog.Any("price", tr.Price), slog.Any("qty", tr.Qty)) // formatted only when debug is on
 	if t.inst.fills != nil {
 		in := t.inst
 		in.call(func() error { return in.fills.OnFill(in, f) })

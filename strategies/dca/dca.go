@@ -113,7 +113,7 @@ func (s *Strategy) run(ctx strategy.Context, at time.Time) error {
 		}
 		limit := high.Mul(decimal.NewFromInt(1).Sub(s.p.Dip))
 		if last.GreaterThan(limit) {
-			ctx.Log().Info("dca: no dip, skipping", "symbol", s.symbol, "last", last.String(), "needs", limit.String())
+			ctx.Log().Info("dca: no dip, skipping", "symbol", s.symbol, "last", last, "needs", limit)
 			return nil
 		}
 	}

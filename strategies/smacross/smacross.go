@@ -163,13 +163,13 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string) error {
 	if s.p.Quantity.IsPositive() {
 		o.Quantity = info.FloorQty(s.p.Quantity)
 		if amount := o.Quantity.Mul(ctx.LastPrice(symbol)); amount.LessThan(info.MinNotional(exchange.TypeMarket)) {
-			ctx.Log().Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", amount.String())
+			ctx.Log().Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", amount)
 			return nil
 		}
 	} else {
 		o.QuoteOrderQty = info.FloorQuote(ctx.Balance(info.QuoteAsset).Free.Mul(s.p.Fraction))
 		if o.QuoteOrderQty.LessThan(info.MinNotional(exchange.TypeMarket)) || !o.QuoteOrderQty.IsPositive() {
-			ctx.Log().Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", o.QuoteOrderQty.String())
+			ctx.Log().Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", o.QuoteOrderQty)
 			return nil
 		}
 	}
@@ -188,7 +188,7 @@ func (s *Strategy) sell(ctx strategy.Context, symbol string) error {
 	}
 	if !qty.IsPositive() || qty.Mul(ctx.LastPrice(symbol)).LessThan(info.MinNotional(exchange.TypeMarket)) {
 		if qty.IsPositive() {
-			ctx.Log().Info("sell signal skipped: amount below the minimum", "symbol", symbol, "qty", qty.String())
+			ctx.Log().Info("sell signal skipped: amount below the minimum", "symbol", symbol, "qty", qty)
 		}
 		return nil
 	}
