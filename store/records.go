@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spotbot/spotbot/exchange"
@@ -75,8 +76,21 @@ type JobRun struct {
 // RecordRun records one run of a strategy's schedule (strategy.Journal).
 func (s *Store) RecordRun(ctx context.Context, run strategy.Run) error {
 	_, err := s.RecordJobRun(ctx, JobRun{Job: run.Schedule, Instance: run.Instance, Scheduled: run.Scheduled,
-		Start: run.Start, End: run.End, OK: run.Err == nil, Details: errText(run.Err)})
+		Start: run.Start, End: run.End, OK: run.Err == nil, Details: runDetails(run)})
 	return err
+}
+
+// runDetails is a run's error, if any, and the orders it placed:
+// "orders: a, b", "no orders", or "boom; orders: a".
+func runDetails(run strategy.Run) string {
+	orders := "no orders"
+	if len(run.Orders) > 0 {
+		orders = "orders: " + strings.Join(run.Orders, ", ")
+	}
+	if run.Err != nil {
+		return errText(run.Err) + "; " + orders
+	}
+	return orders
 }
 
 // RecordJobRun records one run of a job and returns its id.

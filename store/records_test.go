@@ -46,7 +46,8 @@ func TestJobRuns(t *testing.T) {
 	s := memStore(t)
 	ctx := t.Context()
 	runs := []strategy.Run{
-		{Instance: "dca", Schedule: "weekly", Scheduled: t0.Add(time.Hour), Start: t0.Add(time.Hour), End: t0.Add(time.Hour + time.Second)},
+		{Instance: "dca", Schedule: "weekly", Scheduled: t0.Add(time.Hour), Start: t0.Add(time.Hour), End: t0.Add(time.Hour + time.Second),
+			Orders: []string{"dca-a1", "dca-a2"}},
 		{Instance: "dca", Schedule: "weekly", Scheduled: t0, Start: t0, End: t0.Add(2 * time.Second), Err: errors.New("insufficient balance")},
 		{Instance: "dust", Schedule: "daily", Scheduled: t0, Start: t0, End: t0},
 	}
@@ -62,10 +63,10 @@ func TestJobRuns(t *testing.T) {
 	if err != nil || len(got) != 2 {
 		t.Fatalf("runs: %+v %v", got, err)
 	}
-	if r := got[0]; r.Instance != "dca" || r.OK || r.Details != "insufficient balance" || !r.Scheduled.Equal(t0) || !r.End.Equal(t0.Add(2*time.Second)) {
+	if r := got[0]; r.Instance != "dca" || r.OK || r.Details != "insufficient balance; no orders" || !r.Scheduled.Equal(t0) || !r.End.Equal(t0.Add(2*time.Second)) {
 		t.Errorf("first run = %+v", r)
 	}
-	if r := got[1]; !r.OK || r.Details != "" || !r.Scheduled.Equal(t0.Add(time.Hour)) {
+	if r := got[1]; !r.OK || r.Details != "orders: dca-a1, dca-a2" || !r.Scheduled.Equal(t0.Add(time.Hour)) {
 		t.Errorf("second run = %+v", r)
 	}
 	dust, _ := s.JobRuns(ctx, "convert-dust")

@@ -33,6 +33,9 @@ type instance struct {
 	warming   bool
 	stopped   error
 	dirty     bool // state may have changed: save after the event
+	// runOrders collects the client order ids placed during a schedule
+	// run (non-nil only then), for the run's record.
+	runOrders []string
 }
 
 var _ Context = (*instance)(nil)

@@ -51,4 +51,6 @@ type Run struct {
 	Start     time.Time
 	End       time.Time
 	Err       error
+	// Orders are the client order ids the run placed, in order.
+	Orders []string
 }

@@ -100,6 +100,9 @@ func (r *Runtime) record(in *instance, o exchange.NewOrder) (*tracked, error) {
 		return nil, fmt.Errorf("strategy: client order id %s already used", o.NewClientOrderID)
 	}
 	t := &tracked{inst: in, order: orderOf(o)}
+	if in.runOrders != nil {
+		in.runOrders = append(in.runOrders, o.NewClientOrderID)
+	}
 	r.orders[o.NewClientOrderID] = t
 	r.open = append(r.open, t)
 	return t, nil

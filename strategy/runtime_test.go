@@ -363,3 +363,39 @@ func BenchmarkOnBar(b *testing.B) {
 type countingStrategy struct{ n int }
 
 func (s *countingStrategy) OnKline(Context, Bar) error { s.n++; return nil }
+
+// placingJob places one order per run of its schedule.
+type placingJob struct {
+	recorder
+	n int
+}
+
+func (s *placingJob) Schedules() []Schedule {
+	return []Schedule{{Name: "buy", Spec: "*/15 * * * *", Run: func(ctx Context, _ time.Time) error {
+		s.n++
+		_, err := ctx.Place(limitBuy(fmt.Sprintf("job-%d", s.n)))
+		return err
+	}}}
+}
+
+// A schedule run's record lists the orders it placed; orders placed
+// outside a run are not attributed to one.
+func TestRuntimeRecordsTheOrdersOfARun(t *testing.T) {
+	t.Parallel()
+	s := &placingJob{}
+	h := newHarness(t, Options{}, s)
+	ctx := t.Context()
+	h.rt.OnBar(ctx, feed1m, bar(0, "100"))
+	h.rt.Tick(ctx, t0) // 00:00 runs
+	if _, err := h.rt.insts[0].Place(limitBuy("outside")); err != nil {
+		t.Fatal(err)
+	}
+	h.clock.t = t0.Add(15 * time.Minute)
+	h.rt.Tick(ctx, h.clock.t)
+	if len(h.j.runs) != 2 {
+		t.Fatalf("runs %+v", h.j.runs)
+	}
+	if got := fmt.Sprint(h.j.runs[0].Orders, h.j.runs[1].Orders); got != "[job-1] [job-2]" {
+		t.Errorf("orders of the runs: %s", got)
+	}
+}

@@ -56,10 +56,12 @@ func (r *Runtime) runDue(in *instance, sc *schedule, now time.Time) {
 	}
 	run := Run{Instance: in.id, Schedule: sc.Name, Scheduled: onTime, Start: r.opts.Clock.Now()}
 	in.dirty = true // a run may change the instance's state
+	in.runOrders = make([]string, 0, 4)
 	in.call(func() error {
 		run.Err = sc.Run(in, onTime)
 		return run.Err
 	})
+	run.Orders, in.runOrders = in.runOrders, nil
 	run.End = r.opts.Clock.Now()
 	r.stats.Runs++
 	if run.Err != nil {
