@@ -29,7 +29,8 @@ func FromConfig(c *config.Config, reg *strategy.Registry) (Spec, error) {
 	if err != nil {
 		return Spec{}, err
 	}
-	s := Spec{Instances: c.Strategies, Registry: reg, Interval: iv, Balances: c.Account.Balances, Fill: fill, Risk: c.Risk}
+	s := Spec{Instances: c.Strategies, Registry: reg, Interval: iv, Balances: c.Account.Balances, Quote: c.Account.Quote,
+		Fill: fill, Risk: c.Risk}
 	syms := strategy.SymbolsOf(c.Strategies)
 	rng, err := c.Data.Range()
 	if err != nil {

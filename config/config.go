@@ -84,6 +84,9 @@ type Data struct {
 // Account is the starting account of simulated modes.
 type Account struct {
 	Balances map[string]decimal.Decimal `koanf:"balances"`
+	// Quote is the asset equity is measured in: the kill switch's daily
+	// loss and drawdown, and a backtest's equity curve.
+	Quote string `koanf:"quote"`
 }
 
 // Sim configures the simulated exchange's fill model and fees.
@@ -133,6 +136,7 @@ func Defaults() map[string]any {
 		"store.path":                "spotbot.db",
 		"store.sync":                "normal",
 		"data.source":               "sample",
+		"account.quote":             "USDT",
 		"data.interval":             "1h",
 		"sim.fill":                  "trade-through",
 		"sim.market":                "next-open",
@@ -357,6 +361,9 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 				}
 			}
 		}
+	}
+	if c.Account.Quote == "" || strings.ToUpper(c.Account.Quote) != c.Account.Quote {
+		add("account.quote", "%q must be an asset name in capitals, such as USDT", c.Account.Quote)
 	}
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

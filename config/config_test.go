@@ -87,6 +87,7 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 		want       string
 	}{
 		{"unknown key", "mode: backtest\ndata: {sorce: csv}\n", nil, "'data' has invalid keys: sorce"},
+		{"lower-case quote", "account: {quote: usdt}\n", nil, `account.quote: "usdt" must be an asset name in capitals`},
 		{"strategy param", strings.Replace(good, "slow: 20", "slow: 3", 1), nil, "strategies[0].params.fast: must be < slow"},
 		{"strategy param type", strings.Replace(good, "fast: 5", "fast: five", 1), nil, "strategies[0].params.fast: expected type 'int'"},
 		{"unknown strategy", strings.Replace(good, "name: cross", "name: crosss", 1), nil, `strategies[0].name: unknown strategy "crosss" (known: cross)`},

@@ -149,7 +149,7 @@ func New(opts Options) (*Bot, error) {
 	b.jr = newJournal(opts.Store, b.log, c.Mode != config.ModeLive)
 	valuation := ""
 	if c.Risk.MaxDrawdown.IsPositive() || c.Risk.MaxDailyLoss.IsPositive() {
-		valuation = "USDT"
+		valuation = c.Account.Quote
 	}
 	// Schedules are checked at each wake-up: every poll.orders at least
 	// in the polling modes, at each bar's close in a replay (as in a
