@@ -30,6 +30,13 @@ type journal struct {
 
 type orderRef struct{ instance, symbol string }
 
+// Journal writes outlive the context's cancellation: a shutdown signal
+// that arrives while the runtime syncs must not leave a fill, a status or
+// an intent unrecorded (an intent refused by a cancelled write stopped its
+// strategy instance, and a final status lost left the store behind the
+// exchange until the next start). The store's own busy timeout bounds them.
+func durable(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
+
 var _ strategy.Journal = (*journal)(nil)
 
 func newJournal(st *store.Store, log *slog.Logger, fresh bool) *journal {
@@ -43,6 +50,7 @@ func (j *journal) attrs(cid string) []any {
 
 // RecordIntent records and logs an order about to be sent.
 func (j *journal) RecordIntent(ctx context.Context, in strategy.Intent) (bool, error) {
+	ctx = durable(ctx)
 	created, err := j.Store.RecordIntent(ctx, in)
 	if err == nil && created {
 		j.orders[in.ClientOrderID] = orderRef{in.Instance, in.Order.Symbol}
@@ -64,6 +72,7 @@ func (j *journal) RecordIntent(ctx context.Context, in strategy.Intent) (bool, e
 
 // RecordAck records and logs an acknowledgement.
 func (j *journal) RecordAck(ctx context.Context, cid, orderID string, at time.Time) error {
+	ctx = durable(ctx)
 	err := j.Store.RecordAck(ctx, cid, orderID, at)
 	j.log.Debug("order acknowledged", append(j.attrs(cid), slog.String("order_id", orderID))...)
 	return err
@@ -71,6 +80,7 @@ func (j *journal) RecordAck(ctx context.Context, cid, orderID string, at time.Ti
 
 // RecordRefused records and logs a refusal.
 func (j *journal) RecordRefused(ctx context.Context, cid string, cause error) error {
+	ctx = durable(ctx)
 	err := j.Store.RecordRefused(ctx, cid, cause)
 	j.log.Info("order refused", append(j.attrs(cid), slog.Any("cause", cause))...)
 	delete(j.orders, cid)
@@ -79,6 +89,7 @@ func (j *journal) RecordRefused(ctx context.Context, cid string, cause error) er
 
 // RecordOrder records and logs an order's new state.
 func (j *journal) RecordOrder(ctx context.Context, instance string, o exchange.Order) error {
+	ctx = durable(ctx)
 	err := j.Store.RecordOrder(ctx, instance, o)
 	if o.Status.Final() {
 		args := []any{slog.String("instance", instance), slog.String("symbol", o.Symbol), slog.String("client_order_id", o.ClientOrderID),
@@ -94,6 +105,7 @@ func (j *journal) RecordOrder(ctx context.Context, instance string, o exchange.O
 
 // RecordFill records and logs a fill the first time it is seen.
 func (j *journal) RecordFill(ctx context.Context, instance, cid string, t exchange.OwnTrade) (bool, error) {
+	ctx = durable(ctx)
 	if j.session != "" {
 		t.ID = j.session + t.ID
 	}
@@ -108,6 +120,21 @@ func (j *journal) RecordFill(ctx context.Context, instance, cid string, t exchan
 			slog.String("fee", t.Commission.String()+" "+t.CommissionAsset), slog.String("trade_id", t.ID))
 	}
 	return inserted, err
+}
+
+// RecordUnknown records an unknown outcome.
+func (j *journal) RecordUnknown(ctx context.Context, cid string, cause error) error {
+	return j.Store.RecordUnknown(durable(ctx), cid, cause)
+}
+
+// SaveState saves a strategy instance's state.
+func (j *journal) SaveState(ctx context.Context, instance string, state []byte) error {
+	return j.Store.SaveState(durable(ctx), instance, state)
+}
+
+// RecordRun records a schedule's run.
+func (j *journal) RecordRun(ctx context.Context, run strategy.Run) error {
+	return j.Store.RecordRun(durable(ctx), run)
 }
 
 // LoadState restores strategy state, except in a fresh (simulated) session.
