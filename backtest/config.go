@@ -45,7 +45,7 @@ func FromConfig(c *config.Config, reg *strategy.Registry) (Spec, error) {
 
 func fillModel(c config.Sim) (FillModel, error) {
 	f := FillModel{SlippageBps: c.SlippageBps, SlippageTicks: c.SlippageTicks, MakerFee: c.MakerFee, TakerFee: c.TakerFee,
-		RateLimits: c.RateLimits}
+		RateLimits: c.RateLimits, TokenFees: c.TokenFees}
 	switch c.Fill {
 	case "", "trade-through":
 	case "touch":

@@ -58,6 +58,10 @@ type FillModel struct {
 	MakerFee      *decimal.Decimal
 	TakerFee      *decimal.Decimal
 	RateLimits    bool // apply the spec's rate budgets in simulated time
+	// TokenFees pays fees in the platform token (TOK) at its discount when
+	// the account holds enough of it and the data has a TOK market in the
+	// fee's quote asset.
+	TokenFees bool
 }
 
 // Result is what a backtest produced.
@@ -118,6 +122,11 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	for _, a := range assets {
 		if err := x.Credit(x.MasterUID(), a, s.Balances[a]); err != nil {
 			return nil, fmt.Errorf("backtest: account.balances.%s: %w", a, err)
+		}
+	}
+	if s.Fill.TokenFees {
+		if _, err := x.Master().SetTokDeduct(ctx, true); err != nil {
+			return nil, fmt.Errorf("backtest: token fees: %w", err)
 		}
 	}
 	gate, err := risk.New(s.Risk)

@@ -442,3 +442,74 @@ func TestSchedulesRunAtBarCloses(t *testing.T) {
 		t.Errorf("runs %q", got)
 	}
 }
+
+// With token fees on, the taker fee of a buy at 102 (0.2%, 0.204 USDT) is
+// paid in TOK at a 20% discount at TOK's price of 2: 0.0816 TOK, and the
+// whole 1 BTC is received. The report values fees in the quote asset.
+func TestFeesInTheToken(t *testing.T) {
+	t.Parallel()
+	tok := make([]exchange.Kline, len(fourBars))
+	for i := range tok {
+		tok[i] = hbar(i, "2", "2", "2", "2")
+	}
+	s := &script{orders: map[int][]exchange.NewOrder{0: {market("BTCUSDT", exchange.SideBuy, "1")}}}
+	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars, "TOKUSDT": tok},
+		Symbols:  []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC"), rulesFor("TOKUSDT", "TOK")},
+		Balances: map[string]decimal.Decimal{"USDT": dec("1000"), "TOK": dec("10")}, Fill: FillModel{TokenFees: true}})
+	if got, want := fillText(res.Fills), "BTCUSDT B 1@102 fee 0.0816 TOK maker=false 01:00"; got != want {
+		t.Errorf("fills %s, want %s", got, want)
+	}
+	if got := res.Balances["USDT"].String() + " " + res.Balances["BTC"].String() + " " + res.Balances["TOK"].String(); got != "898 1 9.9184" {
+		t.Errorf("balances %s", got)
+	}
+	// 1000 + 10 × 2; 898 + 102 + 9.9184 × 2; then at 105 and 111.
+	if got, want := curveText(res.Curve), "1020.000000 1019.836800 1022.836800 1028.836800"; got != want {
+		t.Errorf("curve %q, want %q", got, want)
+	}
+	if res.Metrics.FeesPaid != "0.1632" || res.Metrics.EquityFinal != "1028.8368" {
+		t.Errorf("fees %s final %s", res.Metrics.FeesPaid, res.Metrics.EquityFinal)
+	}
+}
+
+// A market buy of 1 BTC with 100 USDT passes the gate at the last price,
+// 100, but the next open is 102: the funds buy 0.9803 (floored to the
+// quantity step), the rest is cancelled and the order ends
+// PARTIALLY_CANCELED; the account holds what was bought less the fee in BTC.
+func TestPartialFillEndsPartiallyCanceled(t *testing.T) {
+	t.Parallel()
+	s := &orderWatcher{script: script{orders: map[int][]exchange.NewOrder{0: {market("BTCUSDT", exchange.SideBuy, "1")}}}}
+	reg := strategy.NewRegistry()
+	s.seen = map[string]int{}
+	reg.Register("watch", func(strategy.Config) (strategy.Strategy, error) { return s, nil })
+	res, err := Run(t.Context(), Spec{Instances: []strategy.Config{{Name: "watch", ID: "w", Symbols: []string{"BTCUSDT"}, Interval: "1h"}},
+		Registry: reg, Interval: exchange.Interval60m, Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("100")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fillText(res.Fills), "BTCUSDT B 0.9803@102 fee 0.0019606 BTC maker=false 01:00"; got != want {
+		t.Errorf("fills %s, want %s", got, want)
+	}
+	if got := strings.Join(s.statuses, " "); got != "PARTIALLY_CANCELED executed=0.9803" {
+		t.Errorf("order updates %q", got)
+	}
+	// 100 − 0.9803 × 102 = 0.0094 USDT; 0.9803 − 0.0019606 BTC.
+	if got := res.Balances["USDT"].String() + " " + res.Balances["BTC"].String(); got != "0.0094 0.9783394" {
+		t.Errorf("balances %s", got)
+	}
+}
+
+// orderWatcher is a script that records its orders' status updates.
+type orderWatcher struct {
+	script
+	statuses []string
+}
+
+func (w *orderWatcher) OnOrder(_ strategy.Context, o strategy.Order) error {
+	st := string(o.Status)
+	if o.Status.Final() {
+		st += " executed=" + o.ExecutedQty.String()
+	}
+	w.statuses = append(w.statuses, st)
+	return nil
+}

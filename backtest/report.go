@@ -84,6 +84,9 @@ func (f FillModel) String() string {
 	if f.SlippageTicks > 0 {
 		s += ", slippage " + strconv.Itoa(f.SlippageTicks) + " ticks"
 	}
+	if f.TokenFees {
+		s += ", fees in the token"
+	}
 	return s
 }
 

@@ -100,6 +100,7 @@ type Sim struct {
 	MakerFee      *decimal.Decimal `koanf:"maker_fee"` // overrides the symbol rules
 	TakerFee      *decimal.Decimal `koanf:"taker_fee"`
 	RateLimits    bool             `koanf:"rate_limits"` // apply the spec's budgets in simulated time
+	TokenFees     bool             `koanf:"token_fees"`  // pay fees in the platform token when it covers them
 }
 
 // Log configures logging.

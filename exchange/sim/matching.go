@@ -280,7 +280,14 @@ func (x *Exchange) takeMarket(m *market, o *order, p decimal.Decimal) {
 		x.tapeTrade(m, o.o.OrderID, price, qty, o.o.Side == exchange.SideSell)
 	}
 	if !o.final() {
-		x.finish(m, o, exchange.StatusFilled, "")
+		// A quantity-sized order the funds could not cover in full ends
+		// PARTIALLY_CANCELED (CANCELED when nothing filled); a quote-sized
+		// one is done once its amount is spent to the last whole step.
+		st := exchange.StatusFilled
+		if !o.byQuote && o.left.IsPositive() {
+			st = exchange.StatusCanceled
+		}
+		x.finish(m, o, st, "")
 	}
 }
 
