@@ -158,7 +158,7 @@ func (s *SymbolInfo) checkLimit(o NewOrder, last decimal.Decimal) error {
 	if tooPrecise(o.Quantity, s.QtyScale()) {
 		return ruleErr(RulePrecision, CodeParameterError, "quantity %s has more than %d decimals", o.Quantity, s.QtyScale())
 	}
-	if err := s.checkAmount(o.Type, o.Quantity, o.Price.Mul(o.Quantity)); err != nil {
+	if err := s.checkPricedAmount(o.Type, o.Price, o.Quantity); err != nil {
 		return err
 	}
 	if f, ok := s.PercentPrice(); ok && last.IsPositive() && o.Type != TypeLimitMaker {
@@ -207,14 +207,38 @@ func (s *SymbolInfo) checkMarket(o NewOrder, last decimal.Decimal) error {
 // checkAmount applies the minimum quantity and the minimum and maximum
 // amounts. qty is zero for a quote-sized market order.
 func (s *SymbolInfo) checkAmount(t OrderType, qty, notional decimal.Decimal) error {
-	if qty.IsPositive() && s.BaseSizePrecision.IsPositive() && cmpDec(qty, s.BaseSizePrecision) < 0 {
-		return ruleErr(RuleMinAmount, CodeBelowMinVolume, "quantity %s below the minimum %s", qty, s.BaseSizePrecision)
+	if err := s.checkMinQty(qty); err != nil {
+		return err
 	}
 	if min := s.MinNotional(t); min.IsPositive() && cmpDec(notional, min) < 0 {
 		return ruleErr(RuleMinAmount, CodeBelowMinVolume, "amount %s below the minimum %s", notional, min)
 	}
 	if max := s.MaxNotional(t); max.IsPositive() && cmpDec(notional, max) > 0 {
 		return ruleErr(RuleMaxAmount, CodeAboveMaxVolume, "amount %s above the maximum %s", notional, max)
+	}
+	return nil
+}
+
+func (s *SymbolInfo) checkMinQty(qty decimal.Decimal) error {
+	if qty.IsPositive() && s.BaseSizePrecision.IsPositive() && cmpDec(qty, s.BaseSizePrecision) < 0 {
+		return ruleErr(RuleMinAmount, CodeBelowMinVolume, "quantity %s below the minimum %s", qty, s.BaseSizePrecision)
+	}
+	return nil
+}
+
+// checkPricedAmount is checkAmount for a priced order: it compares price ×
+// quantity with the bounds without computing the product, which is built
+// only for a refusal's message (placing an order is the simulator's hot
+// path).
+func (s *SymbolInfo) checkPricedAmount(t OrderType, price, qty decimal.Decimal) error {
+	if err := s.checkMinQty(qty); err != nil {
+		return err
+	}
+	if min := s.MinNotional(t); min.IsPositive() && cmpMul(min, price, qty) > 0 {
+		return ruleErr(RuleMinAmount, CodeBelowMinVolume, "amount %s below the minimum %s", price.Mul(qty), min)
+	}
+	if max := s.MaxNotional(t); max.IsPositive() && cmpMul(max, price, qty) < 0 {
+		return ruleErr(RuleMaxAmount, CodeAboveMaxVolume, "amount %s above the maximum %s", price.Mul(qty), max)
 	}
 	return nil
 }
