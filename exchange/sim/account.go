@@ -67,6 +67,13 @@ type order struct {
 	// lockAsset and lock are what the order holds locked.
 	lockAsset string
 	lock      decimal.Decimal
+	// undo is the lock asset's balance before and after the order was
+	// booked. While the balance still is exactly the one booking left
+	// (nothing touched it since: decimals are immutable, so equal values
+	// share their digits) finishing the untouched order restores the
+	// earlier balance instead of computing it again: placing and
+	// cancelling a quote is the commonest pair of a market maker.
+	undo struct{ before, after balance }
 	// pending orders wait for the next kline (NextOpen).
 	pending bool
 	byQuote bool // a MARKET BUY sized by quoteOrderQty

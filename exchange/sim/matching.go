@@ -113,8 +113,10 @@ func (x *Exchange) book(a *account, o *order) {
 		o.o.ClientOrderID = "sim-" + o.o.OrderID
 	}
 	b := a.bal(o.lockAsset)
+	o.undo.before = *b
 	b.free = b.free.Sub(o.lock)
 	b.locked = b.locked.Add(o.lock)
+	o.undo.after = *b
 	a.orders[o.o.OrderID] = o
 	a.open[o.o.ClientOrderID] = o
 	a.history = append(a.history, o)
@@ -383,8 +385,13 @@ func (x *Exchange) finish(m *market, o *order, st exchange.OrderStatus, reason s
 	m.remove(o)
 	o.pending = false
 	b := o.acct.bal(o.lockAsset)
-	b.locked = b.locked.Sub(o.lock)
-	b.free = b.free.Add(o.lock)
+	if *b == o.undo.after && o.o.ExecutedQty.IsZero() {
+		*b = o.undo.before
+	} else {
+		b.locked = b.locked.Sub(o.lock)
+		b.free = b.free.Add(o.lock)
+	}
+	o.undo = struct{ before, after balance }{}
 	o.lock = decimal.Zero
 	o.o.Status = st
 	o.o.CancelReason = reason
