@@ -78,7 +78,7 @@ func TestCrashChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := 0
-	tap := &soakTap{level: slog.LevelDebug, next: slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})}
+	tap := &soakTap{level: slog.LevelDebug, next: slog.NewTextHandler(os.Stderr, nil)}
 	tap.hook = func(r slog.Record) {
 		if r.Message == "trading" {
 			clock.checkpoint() // the parent checks the store while the bot waits here

@@ -137,8 +137,14 @@ func (p *crashParent) runChild(ctl, kill string) crashOutcome {
 	default:
 		t.Fatalf("the child (kill %q) failed: %v\n%s", kill, err, out.stderr)
 	}
-	if strings.Contains(out.stderr, "strategy instance stopped") || strings.Contains(out.stderr, "--- FAIL") {
+	if strings.Contains(out.stderr, "strategy instance stopped") || strings.Contains(out.stderr, "--- FAIL") ||
+		strings.Contains(out.stderr, "level=ERROR") {
 		t.Fatalf("the child (kill %q) reported a failure:\n%s", kill, out.stderr)
+	}
+	// The crash output (the bot's log at info level, and the test
+	// binary's) never holds the secret or a signed query.
+	if strings.Contains(out.stderr, soakSecret) || strings.Contains(out.stderr, "signature=") {
+		t.Fatalf("the child's output (kill %q) holds the secret or a signed query", kill)
 	}
 	return out
 }

@@ -285,6 +285,15 @@ type soakTap struct {
 func (h *soakTap) Enabled(_ context.Context, l slog.Level) bool { return l >= h.level }
 
 func (h *soakTap) Handle(ctx context.Context, r slog.Record) error {
+	h.observe(r)
+	if h.next != nil && h.next.Enabled(ctx, r.Level) {
+		return h.next.Handle(ctx, r)
+	}
+	return nil
+}
+
+// observe counts a record and runs the hook.
+func (h *soakTap) observe(r slog.Record) {
 	if h.hook != nil {
 		h.hook(r)
 	}
@@ -302,16 +311,47 @@ func (h *soakTap) Handle(ctx context.Context, r slog.Record) error {
 		h.stopped = append(h.stopped, msg)
 		h.mu.Unlock()
 	}
-	if h.next != nil && h.next.Enabled(ctx, r.Level) {
-		return h.next.Handle(ctx, r)
+}
+
+// WithAttrs and WithGroup keep counting in the root handler; only the
+// written records carry the attributes and groups.
+func (h *soakTap) WithAttrs(as []slog.Attr) slog.Handler {
+	if h.next == nil {
+		return h
+	}
+	return &soakTapView{root: h, next: h.next.WithAttrs(as)}
+}
+
+func (h *soakTap) WithGroup(name string) slog.Handler {
+	if h.next == nil {
+		return h
+	}
+	return &soakTapView{root: h, next: h.next.WithGroup(name)}
+}
+
+// soakTapView is a soakTap with attributes or a group added.
+type soakTapView struct {
+	root *soakTap
+	next slog.Handler
+}
+
+func (v *soakTapView) Enabled(ctx context.Context, l slog.Level) bool { return v.root.Enabled(ctx, l) }
+
+func (v *soakTapView) Handle(ctx context.Context, r slog.Record) error {
+	v.root.observe(r)
+	if v.next.Enabled(ctx, r.Level) {
+		return v.next.Handle(ctx, r)
 	}
 	return nil
 }
 
-// WithAttrs and WithGroup keep counting on the same handler: the counts
-// live in the root, which every derived logger shares.
-func (h *soakTap) WithAttrs([]slog.Attr) slog.Handler { return h }
-func (h *soakTap) WithGroup(string) slog.Handler      { return h }
+func (v *soakTapView) WithAttrs(as []slog.Attr) slog.Handler {
+	return &soakTapView{root: v.root, next: v.next.WithAttrs(as)}
+}
+
+func (v *soakTapView) WithGroup(name string) slog.Handler {
+	return &soakTapView{root: v.root, next: v.next.WithGroup(name)}
+}
 
 // stoppedInstances lists the "strategy instance stopped" lines seen.
 func (h *soakTap) stoppedInstances() []string {

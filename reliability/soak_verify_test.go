@@ -16,12 +16,15 @@ import (
 
 // soakFigures is what a check counted.
 type soakFigures struct {
-	Intents    int            // store orders (one per intent)
-	ExOrders   int            // orders on the exchange
-	Trades     int            // trades on the exchange (= fills in the store)
-	ByIntent   map[string]int // store orders by intent state
-	NeverSent  int            // store orders refused and unknown to the exchange
-	Unresolved int            // store orders still recorded, sent or unknown
+	Intents   int            // store orders (one per intent)
+	ExOrders  int            // orders on the exchange
+	Trades    int            // trades on the exchange (= fills in the store)
+	ByIntent  map[string]int // store orders by intent state
+	NeverSent int            // store orders refused and unknown to the exchange
+	// Lost is the never-sent orders whose send had an unknown outcome and
+	// whose query then found no such order (-2011): a 5XX before acting.
+	Lost       int
+	Unresolved int // store orders still recorded, sent or unknown
 }
 
 // soakStoreOrder is one row of the store's orders table.
@@ -114,6 +117,9 @@ func soakVerify(ctx context.Context, ex *soakExchange, dbPath string, exact bool
 			fail("store order %s has exchange id %s the exchange does not know", cid, so.orderID)
 		case so.intent == "refused":
 			fig.NeverSent++
+			if strings.Contains(so.errText, "-2011") {
+				fig.Lost++
+			}
 		case exact:
 			fail("store order %s is %s and unknown to the exchange: never resolved", cid, so.intent)
 		}
