@@ -224,6 +224,9 @@ func TestCrashRestart(t *testing.T) {
 		t.Fatal("the last session was killed")
 	}
 	fig := p.verify("after the last session")
+	if probs := soakGridFollowUps(fig, sessions+1, crashLevels); len(probs) > 0 {
+		t.Errorf("more than one order per fill:\n%s", soakJoin(probs))
+	}
 	st, err := store.Open(t.Context(), p.dbPath, store.ReadOnly())
 	if err != nil {
 		t.Fatal(err)

@@ -50,6 +50,9 @@ var (
 	soakJumpLength = 20 * time.Minute
 )
 
+// soakLevels is the number of levels of each soak grid.
+const soakLevels = 60
+
 // soakRestartPause is how long the bot is down before a restart: the
 // longest rate window (10 s) and a margin.
 const soakRestartPause = 11 * time.Second
@@ -92,7 +95,7 @@ func TestFaultSoak(t *testing.T) {
 	wall := time.Now()
 	ctx := t.Context()
 	ex := newSoakExchange(t, soakWarm+2000)
-	c := soakConfig(t, ex.url, 60, "")
+	c := soakConfig(t, ex.url, soakLevels, "")
 	dbPath := filepath.Join(t.TempDir(), "soak.db")
 	st, err := store.Open(ctx, dbPath)
 	if err != nil {
@@ -148,6 +151,9 @@ func TestFaultSoak(t *testing.T) {
 		t.Fatalf("after the reconciling restart:\n%s", soakJoin(probs))
 	}
 	soakCheckSnapshot(t, ex, st)
+	if probs := soakGridFollowUps(fig, 2, soakLevels); len(probs) > 0 {
+		t.Errorf("more than one order per fill:\n%s", soakJoin(probs))
+	}
 	for _, s := range []daemon.Status{s1, s2} {
 		for _, in := range s.Strategies {
 			if in.Stopped != "" {

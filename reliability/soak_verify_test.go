@@ -25,6 +25,8 @@ type soakFigures struct {
 	// whose query then found no such order (-2011): a 5XX before acting.
 	Lost       int
 	Unresolved int // store orders still recorded, sent or unknown
+	// ByInstance counts each instance's intents and FILLED orders.
+	ByInstance map[string][2]int
 }
 
 // soakStoreOrder is one row of the store's orders table.
@@ -58,7 +60,7 @@ func soakVerify(ctx context.Context, ex *soakExchange, dbPath string, exact bool
 			probs = append(probs, fmt.Sprintf(format, args...))
 		}
 	}
-	fig := soakFigures{ByIntent: map[string]int{}}
+	fig := soakFigures{ByIntent: map[string]int{}, ByInstance: map[string][2]int{}}
 	db, err := sql.Open("sqlite", "file:"+dbPath+"?mode=ro&_busy_timeout=5000")
 	if err != nil {
 		return fig, []string{err.Error()}
@@ -71,6 +73,12 @@ func soakVerify(ctx context.Context, ex *soakExchange, dbPath string, exact bool
 	fig.Intents = len(orders)
 	for _, o := range orders {
 		fig.ByIntent[o.intent]++
+		n := fig.ByInstance[o.instance]
+		n[0]++
+		if o.status == string(exchange.StatusFilled) {
+			n[1]++
+		}
+		fig.ByInstance[o.instance] = n
 	}
 
 	master := ex.x.Master()
@@ -208,6 +216,23 @@ func soakVerify(ctx context.Context, ex *soakExchange, dbPath string, exact bool
 		}
 	}
 	return fig, probs
+}
+
+// soakGridFollowUps checks that no grid placed more than one order per
+// fill: each grid's intents are at most the levels its starts laid
+// (levels-1 per start) plus its filled orders. A runtime that sent an
+// order again after an unknown outcome, or delivered a fill twice, breaks
+// this by hundreds.
+func soakGridFollowUps(fig soakFigures, starts, levels int) []string {
+	var probs []string
+	for _, g := range soakGrids {
+		id := "grid-" + strings.ToLower(g.symbol[:2])
+		n := fig.ByInstance[id]
+		if n[0] == 0 || n[0] > starts*(levels-1)+n[1] {
+			probs = append(probs, fmt.Sprintf("grid %s: %d intents for %d starts of %d levels and %d filled orders", id, n[0], starts, levels, n[1]))
+		}
+	}
+	return probs
 }
 
 // soakReadStore reads every order and fill of the store.
