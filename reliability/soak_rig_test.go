@@ -268,13 +268,12 @@ func (c *soakClock) session(stop func() bool, cancel context.CancelFunc) {
 
 // soakTap is a slog handler that counts what the bot logs: order intents
 // (the journal's "order" line, written once the intent is recorded),
-// fills, instances stopped, and the "trading" line that ends the start-up.
+// instances stopped, and the "trading" line that ends the start-up.
 // hook, when set, sees every record first (the crash child kills itself
 // from it).
 type soakTap struct {
 	level   slog.Level
 	intents atomic.Int64
-	fills   atomic.Int64
 	trading atomic.Int64
 	mu      sync.Mutex
 	stopped []string
@@ -300,8 +299,6 @@ func (h *soakTap) observe(r slog.Record) {
 	switch r.Message {
 	case "order":
 		h.intents.Add(1)
-	case "fill":
-		h.fills.Add(1)
 	case "trading":
 		h.trading.Add(1)
 	case "strategy instance stopped":
