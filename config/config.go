@@ -63,6 +63,9 @@ type Exchange struct {
 	KeyFile string `koanf:"key_file"`
 	// MaxClockOffset blocks trading when the server clock differs more.
 	MaxClockOffset time.Duration `koanf:"max_clock_offset"`
+	// RateLimitRetries resends a request the server refused with 429 this
+	// many times, each after a whole window of its rate pools.
+	RateLimitRetries int `koanf:"rate_limit_retries"`
 }
 
 // Store configures the SQLite file.
@@ -129,27 +132,28 @@ type Report struct {
 // Defaults is the configuration every file is laid over.
 func Defaults() map[string]any {
 	return map[string]any{
-		"mode":                      ModePaperReplay,
-		"exchange.key_header":       exchange.DefaultKeyHeader,
-		"exchange.recv_window":      "5s",
-		"exchange.timeout":          "10s",
-		"exchange.max_clock_offset": "2s",
-		"store.path":                "spotbot.db",
-		"store.sync":                "normal",
-		"data.source":               "sample",
-		"account.quote":             "USDT",
-		"data.interval":             "1h",
-		"sim.fill":                  "trade-through",
-		"sim.market":                "next-open",
-		"log.level":                 "info",
-		"log.format":                "text",
-		"poll.kline_delay":          "2s",
-		"poll.orders":               "5s",
-		"report.dir":                ".",
-		"report.html":               true,
-		"daemon.unknown_orders":     UnknownAdopt,
-		"daemon.shutdown_timeout":   "10s",
-		"daemon.clock_sync":         "10m",
+		"mode":                        ModePaperReplay,
+		"exchange.key_header":         exchange.DefaultKeyHeader,
+		"exchange.recv_window":        "5s",
+		"exchange.timeout":            "10s",
+		"exchange.max_clock_offset":   "2s",
+		"exchange.rate_limit_retries": 3,
+		"store.path":                  "spotbot.db",
+		"store.sync":                  "normal",
+		"data.source":                 "sample",
+		"account.quote":               "USDT",
+		"data.interval":               "1h",
+		"sim.fill":                    "trade-through",
+		"sim.market":                  "next-open",
+		"log.level":                   "info",
+		"log.format":                  "text",
+		"poll.kline_delay":            "2s",
+		"poll.orders":                 "5s",
+		"report.dir":                  ".",
+		"report.html":                 true,
+		"daemon.unknown_orders":       UnknownAdopt,
+		"daemon.shutdown_timeout":     "10s",
+		"daemon.clock_sync":           "10m",
 	}
 }
 
@@ -365,6 +369,9 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 	}
 	if c.Account.Quote == "" || strings.ToUpper(c.Account.Quote) != c.Account.Quote {
 		add("account.quote", "%q must be an asset name in capitals, such as USDT", c.Account.Quote)
+	}
+	if c.Exchange.RateLimitRetries < 0 {
+		add("exchange.rate_limit_retries", "%d must not be negative", c.Exchange.RateLimitRetries)
 	}
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

@@ -189,6 +189,29 @@ func (b *Budget) Block(d time.Duration) {
 	}
 }
 
+// Saturate marks the pools of draws as spent for one window from now, as
+// after a server 429: the server's count is the truth (this process before
+// a restart, or another one behind the same address, drew from the same
+// budget), so waiting out Retry-After and then pacing by the local count
+// would overrun again, and repeated overruns earn a ban.
+func (b *Budget) Saturate(draws []Draw) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ns := b.clock.Now().UnixNano()
+	for _, d := range draws {
+		w := b.windows[d.Pool]
+		if w == nil || d.Amount <= 0 {
+			continue
+		}
+		w.expire(ns, int64(w.limit.Window+b.margin))
+		// Every draw is at least 1, so while used < Max the ring has a
+		// free slot for this one.
+		if room := w.limit.Max - w.used; room > 0 {
+			w.record(ns, room)
+		}
+	}
+}
+
 // BlockedUntil returns the end of the current server-imposed pause, or the
 // zero time.
 func (b *Budget) BlockedUntil() time.Time {

@@ -154,23 +154,30 @@ func TestBudgetFailFastAndCancel(t *testing.T) {
 	}
 }
 
-// TestRetryAfterStopsEveryCaller: after a 429 with Retry-After: 1, no
-// goroutine sends anything until the second has passed.
+// TestRetryAfterStopsEveryCaller: after a 418 with Retry-After: 1, no
+// goroutine sends anything until the second has passed; after a 429 nothing
+// is sent until the endpoint's pools have had a whole window (the IP
+// weight's 10 s), since the server's count, not the client's, is the truth.
 func TestRetryAfterStopsEveryCaller(t *testing.T) {
 	t.Parallel()
-	for _, status := range []int{429, 418} {
-		c, mux := setup(t, WithClock(SystemClock{}), WithLimits(DefaultLimits()), WithBudgetMargin(0))
+	for _, tt := range []struct {
+		status int
+		pause  time.Duration
+	}{{418, time.Second}, {429, 10 * time.Second}} {
+		status := tt.status
+		clk := newFakeClock(testNow)
+		c, mux := setup(t, WithClock(clk), WithLimits(DefaultLimits()), WithBudgetMargin(0))
 		var first atomic.Bool
 		var mu sync.Mutex
 		var times []time.Time
 		var limited time.Time
 		handle(t, mux, EpPing, func(w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
-			times = append(times, time.Now())
+			times = append(times, clk.Now())
 			mu.Unlock()
 			if !first.Swap(true) {
 				mu.Lock()
-				limited = time.Now()
+				limited = clk.Now()
 				mu.Unlock()
 				w.Header().Set("Retry-After", "1")
 				reply(w, status, `{"code":429,"msg":"slow down"}`)
@@ -198,10 +205,57 @@ func TestRetryAfterStopsEveryCaller(t *testing.T) {
 			t.Fatalf("status %d: %d requests", status, len(times))
 		}
 		for _, at := range times[1:] {
-			if at.Sub(limited) < time.Second-5*time.Millisecond {
-				t.Errorf("status %d: a request came %s after the %d", status, at.Sub(limited), status)
+			if at.Sub(limited) < tt.pause {
+				t.Errorf("status %d: a request came %s after the %d, want ≥ %s", status, at.Sub(limited), status, tt.pause)
 			}
 		}
 		mu.Unlock()
+	}
+}
+
+// With WithRateLimitRetries a request the server refused with 429 is sent
+// again, timestamped and signed anew, once a window of its pools has
+// passed; a 418 ban is never resent.
+func TestRateLimitRetries(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		status, retries, want int // want: requests the server saw
+		ok                    bool
+	}{
+		{429, 0, 1, false},
+		{429, 2, 2, true},
+		{418, 2, 1, false},
+	} {
+		clk := newFakeClock(testNow)
+		c, mux := setup(t, WithClock(clk), WithLimits(DefaultLimits()), WithBudgetMargin(0), WithRateLimitRetries(tt.retries))
+		var mu sync.Mutex
+		var seen []string
+		var at []time.Time
+		handle(t, mux, EpAccount, func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			defer mu.Unlock()
+			seen = append(seen, r.URL.RawQuery)
+			at = append(at, clk.Now())
+			if len(seen) == 1 {
+				w.Header().Set("Retry-After", "1")
+				reply(w, tt.status, `{"code":429,"msg":"slow down"}`)
+				return
+			}
+			reply(w, 200, `{"canTrade":true,"balances":[]}`)
+		})
+		_, err := c.Spot.Account(t.Context())
+		if (err == nil) != tt.ok || len(seen) != tt.want {
+			t.Fatalf("status %d retries %d: err %v after %d requests", tt.status, tt.retries, err, len(seen))
+		}
+		if len(seen) == 2 {
+			if seen[0] == seen[1] {
+				t.Error("the resend reused the first request's timestamp and signature")
+			}
+			// The account endpoint draws from the UID weight (10 s) and
+			// the account pool (1 s): the resend waits the longer.
+			if d := at[1].Sub(at[0]); d < 10*time.Second {
+				t.Errorf("resent %s after the 429, want ≥ 10s", d)
+			}
+		}
 	}
 }

@@ -47,6 +47,7 @@ type Client struct {
 	budgetMode   BudgetMode
 	budgetMargin time.Duration
 	limits       []Limit
+	rateRetries  int // resends after a server 429
 
 	// Market holds the public market-data endpoints.
 	Market *MarketService
@@ -207,6 +208,22 @@ func WithBudgetMargin(d time.Duration) Option {
 	}
 }
 
+// WithRateLimitRetries resends a request the server refused with 429 up to
+// n times (default 0: the caller gets the *RateLimitError). A 429 means the
+// server did not act on the request, so resending is safe for every
+// endpoint; each resend waits for the Retry-After and for a whole window
+// of the endpoint's pools (see Budget.Saturate), and is signed anew. A 418
+// ban is never retried.
+func WithRateLimitRetries(n int) Option {
+	return func(c *Client) error {
+		if n < 0 {
+			return fmt.Errorf("rate-limit retries %d: must not be negative", n)
+		}
+		c.rateRetries = n
+		return nil
+	}
+}
+
 // WithLimits replaces the spec's rate budgets; an empty list disables
 // client-side budgeting (the server's 429 and 418 are still honoured).
 func WithLimits(limits []Limit) Option {
@@ -353,21 +370,34 @@ func (c *Client) do(ctx context.Context, ep EndpointID, q *query, out any) error
 
 // call sends ep with the parameters in q and returns the body of a 2XX reply.
 // A signed request rejected with 700003 (clock skew) is retried once after a
-// clock sync: the server did not act on it.
+// clock sync, and one refused with 429 up to the configured number of times:
+// the server acted on neither. Each resend is timestamped and signed anew.
 func (c *Client) call(ctx context.Context, id EndpointID, q *query) ([]byte, error) {
 	if q == nil {
 		q = &query{}
 	}
 	params := len(q.buf)
-	body, err := c.send(ctx, id, q, nil)
-	if err != nil && endpoint(id).Security == Signed && HasCode(err, CodeTimestampOutsideWindow) {
-		if _, serr := c.SyncTime(ctx); serr != nil {
-			return nil, err
+	synced, retries := false, 0
+	for {
+		body, err := c.send(ctx, id, q, nil)
+		var rl *RateLimitError
+		switch {
+		case err == nil:
+			return body, nil
+		case !synced && endpoint(id).Security == Signed && HasCode(err, CodeTimestampOutsideWindow):
+			if _, serr := c.SyncTime(ctx); serr != nil {
+				return nil, err
+			}
+			synced = true
+		case errors.As(err, &rl) && !rl.Local && retries < c.rateRetries:
+			retries++
+			c.log.LogAttrs(ctx, slog.LevelWarn, "rate limited by the server; resending after the pause",
+				slog.String("endpoint", endpoint(id).Name), slog.Int("retry", retries))
+		default:
+			return body, err
 		}
 		q.buf = q.buf[:params]
-		body, err = c.send(ctx, id, q, nil)
 	}
-	return body, err
 }
 
 // send makes one request. If sentAt is not nil it receives the time the
@@ -415,6 +445,7 @@ func (c *Client) send(ctx context.Context, id EndpointID, q *query, sentAt *time
 		switch {
 		case errors.As(err, &rl):
 			c.budget.Block(rl.RetryAfter)
+			c.budget.Saturate(ep.Draws)
 		case errors.As(err, &ban):
 			c.budget.Block(ban.RetryAfter)
 		}

@@ -108,7 +108,7 @@ func TestCrashChild(t *testing.T) {
 	log := slog.New(tap)
 	c := soakConfig(t, exURL, levels, "")
 	client, err := exchange.New(exchange.WithBaseURL(exURL), exchange.WithCredentials(exchange.NewSecret(soakKey), exchange.NewSecret(soakSecret)),
-		exchange.WithClock(clock), exchange.WithLogger(log))
+		exchange.WithClock(clock), exchange.WithLogger(log), exchange.WithRateLimitRetries(3))
 	if err != nil {
 		t.Fatal(err)
 	}

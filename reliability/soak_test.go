@@ -53,9 +53,12 @@ var (
 // soakLevels is the number of levels of each soak grid.
 const soakLevels = 60
 
-// soakRestartPause is how long the bot is down before a restart: the
-// longest rate window (10 s) and a margin.
-const soakRestartPause = 11 * time.Second
+// soakRestartPause is how long the bot is down before a restart: not at
+// all. The server's rate windows still hold the stopped process's requests,
+// so the new one may draw a 429; its client then resends after a whole
+// window (exchange.WithRateLimitRetries, as bot run configures it) instead
+// of overrunning into a ban.
+const soakRestartPause = time.Duration(0)
 
 // soakFaults is the fault set with the storm ending at storm and the
 // server clock shifted by offset; seed makes each change's draws its own.
@@ -231,7 +234,7 @@ func TestFaultSoak(t *testing.T) {
 func soakRun(t *testing.T, ex *soakExchange, c *config.Config, st *store.Store, tap *soakTap, stop func() bool) *daemon.Bot {
 	t.Helper()
 	client, err := exchange.New(exchange.WithBaseURL(ex.url), exchange.WithCredentials(exchange.NewSecret(soakKey), exchange.NewSecret(soakSecret)),
-		exchange.WithClock(ex.clock))
+		exchange.WithClock(ex.clock), exchange.WithRateLimitRetries(3))
 	if err != nil {
 		t.Fatal(err)
 	}

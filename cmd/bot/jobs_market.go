@@ -235,7 +235,7 @@ func (j *jobRun) client(signed bool) (*exchange.Client, error) {
 	cfg := j.cfg
 	opts := []exchange.Option{exchange.WithBaseURL(cfg.Exchange.BaseURL), exchange.WithKeyHeader(cfg.Exchange.KeyHeader),
 		exchange.WithRecvWindow(cfg.Exchange.RecvWindow), exchange.WithTimeout(cfg.Exchange.Timeout),
-		exchange.WithClock(j.clock), exchange.WithLogger(j.log)}
+		exchange.WithRateLimitRetries(cfg.Exchange.RateLimitRetries), exchange.WithClock(j.clock), exchange.WithLogger(j.log)}
 	if signed {
 		c := *cfg
 		c.Exchange.KeyFile = expandHome(c.Exchange.KeyFile, j.environ)

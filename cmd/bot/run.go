@@ -73,6 +73,7 @@ func runBot(ctx context.Context, args []string, logOut io.Writer, environ []stri
 	if cfg.Mode == config.ModeLive || cfg.Mode == config.ModePaper {
 		copts := []exchange.Option{exchange.WithBaseURL(cfg.Exchange.BaseURL), exchange.WithKeyHeader(cfg.Exchange.KeyHeader),
 			exchange.WithRecvWindow(cfg.Exchange.RecvWindow), exchange.WithTimeout(cfg.Exchange.Timeout),
+			exchange.WithRateLimitRetries(cfg.Exchange.RateLimitRetries),
 			exchange.WithClock(clock), exchange.WithLogger(log)}
 		if cfg.Mode == config.ModeLive {
 			cfg.Exchange.KeyFile = expandHome(cfg.Exchange.KeyFile, environ)
