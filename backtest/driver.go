@@ -44,6 +44,7 @@ type driver struct {
 	applied  int // fills folded into holdings
 	curve    []EquityPoint
 	exact    map[int]decimal.Decimal // exact equity by curve index
+	exposure Exposure
 }
 
 func (d *driver) run(ctx context.Context) (*Result, error) {
@@ -65,6 +66,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 		d.baseF[i] = d.holdings[d.rules[i].BaseAsset].InexactFloat64()
 	}
 	d.curve = make([]EquityPoint, 0, total/n+1)
+	d.exposure = make(Exposure, 0, (total/n)/64+1)
 	d.exact = map[int]decimal.Decimal{}
 	step := max(total/1000, 1)
 	nextReport := step
@@ -121,7 +123,8 @@ func (d *driver) sample() {
 		d.exact[len(d.curve)] = d.exactEquity()
 		d.peak = v
 	}
-	d.curve = append(d.curve, EquityPoint{At: d.clock.t.UnixMilli(), Value: v, Exposed: exposed})
+	d.exposure.mark(len(d.curve), exposed)
+	d.curve = append(d.curve, EquityPoint{At: d.clock.t.UnixMilli(), Value: v})
 }
 
 // exactEquity is the account's equity in the quote asset at the current
@@ -197,7 +200,7 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 			return nil, fmt.Errorf("backtest: ledger %s %s differs from the exchange's %s", a, v, bal[a])
 		}
 	}
-	res := &Result{Curve: d.curve, Exact: d.exact, Fills: d.journal.fills, Balances: bal, BuyHold: map[string][2]decimal.Decimal{},
+	res := &Result{Curve: d.curve, Exact: d.exact, Exposure: d.exposure, Fills: d.journal.fills, Balances: bal, BuyHold: map[string][2]decimal.Decimal{},
 		Stopped: stopped(d.rt.Instances())}
 	records := make([]FillRecord, 0, len(d.journal.fills))
 	fees, volume := decimal.Zero, decimal.Zero
@@ -238,7 +241,7 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 		bh /= float64(traded)
 	}
 	st := d.rt.Stats()
-	res.Metrics = Compute(ComputeInput{Curve: d.curve, Exact: d.exact, Trades: res.Trades, Fees: fees, Volume: volume,
+	res.Metrics = Compute(ComputeInput{Curve: d.curve, Exact: d.exact, Exposed: d.exposure, Trades: res.Trades, Fees: fees, Volume: volume,
 		BuyHoldPct: bh, Rejected: st.Refused})
 	return res, nil
 }

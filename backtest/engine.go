@@ -70,9 +70,11 @@ type Result struct {
 	Curve   []EquityPoint
 	// Exact is the exact equity of the first and last point and of each
 	// new peak, by curve index.
-	Exact  map[int]decimal.Decimal
-	Trades []Trade
-	Fills  []Fill
+	Exact map[int]decimal.Decimal
+	// Exposure marks the curve points at which a position was held.
+	Exposure Exposure
+	Trades   []Trade
+	Fills    []Fill
 	// Balances is the account at the end, as the simulated exchange holds it.
 	Balances map[string]decimal.Decimal
 	// BuyHold is each symbol's first and last close over the trading bars.

@@ -43,7 +43,7 @@ func reports(t *testing.T) map[string][]byte {
 		"summary.txt": func() error { return rep.WriteSummary(&b) },
 		"report.json": func() error { return rep.WriteJSON(&b) },
 		"trades.csv":  func() error { return rep.WriteTradesCSV(&b) },
-		"equity.csv":  func() error { return WriteEquityCSV(&b, res.Curve) },
+		"equity.csv":  func() error { return WriteEquityCSV(&b, res) },
 		"report.html": func() error { return WriteHTML(&b, rep, s, res) },
 	} {
 		b.Reset()

@@ -183,10 +183,10 @@ func priceChart(sym string, bars []exchange.Kline, fills []Fill) chart {
 // equityCharts plots equity against buy-and-hold, and the drawdown.
 func equityCharts(res *Result, s Spec) (chart, chart) {
 	eq := series{t: make([]time.Time, len(res.Curve)), v: make([]float64, len(res.Curve))}
-	dd := series{t: eq.t, v: make([]float64, len(res.Curve))}
+	dd := series{t: eq.t, v: DrawdownSeries(res.Curve)}
 	for i, p := range res.Curve {
 		eq.t[i], eq.v[i] = p.Time(), p.Value
-		dd.v[i] = -p.Drawdown * 100
+		dd.v[i] *= -100
 	}
 	hold := buyHoldSeries(res, s)
 	er, hr, dr := eq.reduce(), hold.reduce(), dd.reduce()

@@ -2,6 +2,7 @@ package backtest
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -18,10 +19,50 @@ import (
 // statistics use; the exact decimal values of the points reports print
 // (first, last, each new peak) are kept beside the curve (Result.Exact).
 type EquityPoint struct {
-	At       int64 // the bar's close, milliseconds since the epoch
-	Value    float64
-	Drawdown float64 // below the running peak, a fraction
-	Exposed  bool    // some position was held at this point
+	At    int64 // the bar's close, milliseconds since the epoch
+	Value float64
+}
+
+// Exposure marks, a bit per curve point, the points at which some position
+// was held; kept apart from the curve so a point stays 16 bytes.
+type Exposure []uint64
+
+// Held reports whether a position was held at point i.
+func (e Exposure) Held(i int) bool { return i/64 < len(e) && e[i/64]&(1<<(i%64)) != 0 }
+
+// Count is the number of points with a position held.
+func (e Exposure) Count() int {
+	n := 0
+	for _, w := range e {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// mark records whether a position was held at point i (points are marked
+// in order).
+func (e *Exposure) mark(i int, held bool) {
+	for len(*e) <= i/64 {
+		*e = append(*e, 0)
+	}
+	if held {
+		(*e)[i/64] |= 1 << (i % 64)
+	}
+}
+
+// DrawdownSeries returns each point's drawdown below the running peak, as
+// a fraction (0 at a new peak), for reports.
+func DrawdownSeries(c []EquityPoint) []float64 {
+	out := make([]float64, len(c))
+	peak := math.Inf(-1)
+	for i, p := range c {
+		if p.Value >= peak {
+			peak = p.Value
+			continue
+		}
+		out[i] = (peak - p.Value) / peak
+	}
+	return out
 }
 
 // Time is the point's time in UTC.
@@ -197,7 +238,9 @@ type ComputeInput struct {
 	Curve []EquityPoint
 	// Exact holds the exact equity of some points by index; the first,
 	// last and peak values are printed from it when present.
-	Exact      map[int]decimal.Decimal
+	Exact map[int]decimal.Decimal
+	// Exposed marks the points at which a position was held.
+	Exposed    Exposure
 	Trades     []Trade
 	Fees       decimal.Decimal
 	Volume     decimal.Decimal
@@ -221,19 +264,16 @@ func Compute(in ComputeInput) Metrics {
 	dur := m.End.Sub(m.Start)
 	m.Duration = dur.String()
 	m.EquityStart, m.EquityFinal = exactAt(c, in.Exact, 0), exactAt(c, in.Exact, len(c)-1)
-	peak, exposed := 0, 0
+	peak := 0
 	for i, p := range c {
 		// An equal value goes to the later point when only it carries an
 		// exact value (producers compute it at new peaks).
 		if _, ok := in.Exact[i]; p.Value > c[peak].Value || (p.Value == c[peak].Value && ok) {
 			peak = i
 		}
-		if p.Exposed {
-			exposed++
-		}
 	}
 	m.EquityPeak = exactAt(c, in.Exact, peak)
-	m.ExposurePct = 100 * float64(exposed) / float64(len(c))
+	m.ExposurePct = 100 * float64(in.Exposed.Count()) / float64(len(c))
 	f0, f1 := c[0].Value, c[len(c)-1].Value
 	if f0 > 0 {
 		m.ReturnPct = (f1/f0 - 1) * 100
@@ -305,7 +345,7 @@ func meanStd(x []float64) (mean, sd float64) {
 	return mean, math.Sqrt(ss / float64(len(x)-1))
 }
 
-// drawdowns fills each point's Drawdown and returns the deepest drawdown
+// drawdowns returns the deepest drawdown
 // (a fraction of the running peak), the longest time from a peak to the
 // recovery of that peak (or to the end), and the mean depth of the separate
 // drawdown periods.
@@ -324,11 +364,9 @@ func drawdowns(c []EquityPoint) (maxDD float64, maxDur time.Duration, avg float6
 				}
 			}
 			peak, peakAt, depth = v, c[i].At, 0
-			c[i].Drawdown = 0
 			continue
 		}
 		dd := (peak - v) / peak
-		c[i].Drawdown = dd
 		if dd > depth {
 			depth = dd
 		}

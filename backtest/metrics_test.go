@@ -49,8 +49,10 @@ func TestCompute(t *testing.T) {
 	vals := []string{"100", "110", "99", "121", "110"}
 	curve := make([]EquityPoint, len(vals))
 	exact := map[int]decimal.Decimal{}
+	var exposed Exposure
 	for i, v := range vals {
-		curve[i] = EquityPoint{At: t0.Add(time.Duration(i) * day).UnixMilli(), Value: dec(v).InexactFloat64(), Exposed: i%2 == 1}
+		curve[i] = EquityPoint{At: t0.Add(time.Duration(i) * day).UnixMilli(), Value: dec(v).InexactFloat64()}
+		exposed.mark(i, i%2 == 1)
 		exact[i] = dec(v)
 	}
 	trades := []Trade{
@@ -58,7 +60,7 @@ func TestCompute(t *testing.T) {
 		{PnL: dec("-5"), ReturnPct: -5, EntryTime: t0, ExitTime: t0.Add(3 * day)},
 		{PnL: dec("20"), ReturnPct: 20, EntryTime: t0, ExitTime: t0.Add(2 * day)},
 	}
-	m := Compute(ComputeInput{Curve: curve, Exact: exact, Trades: trades, Fees: dec("1.5"), Volume: dec("1000"), BuyHoldPct: 7, BudgetWait: 3 * time.Second})
+	m := Compute(ComputeInput{Curve: curve, Exact: exact, Exposed: exposed, Trades: trades, Fees: dec("1.5"), Volume: dec("1000"), BuyHoldPct: 7, BudgetWait: 3 * time.Second})
 
 	rets := []float64{110.0/100 - 1, 99.0/110 - 1, 121.0/99 - 1, 110.0/121 - 1}
 	mean := (rets[0] + rets[1] + rets[2] + rets[3]) / 4
@@ -91,8 +93,12 @@ func TestCompute(t *testing.T) {
 		t.Errorf("MaxDrawdownDur = %s", m.MaxDrawdownDur)
 	}
 	near(t, "Calmar", m.Calmar, m.CAGRPct/10)
-	near(t, "Drawdown[2]", curve[2].Drawdown, 0.1)
-	near(t, "Drawdown[4]", curve[4].Drawdown, 11.0/121)
+	dd := DrawdownSeries(curve)
+	near(t, "Drawdown[2]", dd[2], 0.1)
+	near(t, "Drawdown[4]", dd[4], 11.0/121)
+	if dd[0] != 0 || dd[1] != 0 || dd[3] != 0 || !exposed.Held(1) || exposed.Held(2) || exposed.Count() != 2 {
+		t.Errorf("drawdowns %v, exposure %b", dd, exposed)
+	}
 
 	if m.Trades != 3 || m.Expectancy != "8.33333333" || m.AvgTradeDuration != "48h0m0s" || m.MaxTradeDuration != "72h0m0s" {
 		t.Errorf("trade stats %+v", m)

@@ -2,6 +2,7 @@ package backtest
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -151,6 +152,14 @@ func TestWalkForward(t *testing.T) {
 	}
 	if res.Aggregate.EquityStart != "10000" || len(res.Curve) == 0 {
 		t.Errorf("aggregate start %s, %d points", res.Aggregate.EquityStart, len(res.Curve))
+	}
+	// The chained exposure is the windows' exposure together.
+	held := 0
+	for _, w := range res.Windows {
+		held += int(math.Round(w.Test.ExposurePct * float64(w.Test.Bars) / 100))
+	}
+	if res.Exposure.Count() != held || held == 0 {
+		t.Errorf("exposure %d points, windows %d", res.Exposure.Count(), held)
 	}
 	// The chained curve ends at the product of the windows' growth.
 	growth := 1.0

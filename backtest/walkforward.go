@@ -41,6 +41,7 @@ type WalkForwardResult struct {
 	Aggregate Metrics
 	Curve     []EquityPoint
 	Exact     map[int]decimal.Decimal // exact equity by curve index
+	Exposure  Exposure                // points at which a position was held
 	Trades    []Trade
 }
 
@@ -105,6 +106,7 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 			if e, ok := res.Exact[i]; ok {
 				out.Exact[base+i] = e.Mul(factor).Round(8)
 			}
+			out.Exposure.mark(base+i, res.Exposure.Held(i))
 		}
 		if first.IsPositive() {
 			factor = factor.Mul(last).DivRound(first, 16)
@@ -113,7 +115,7 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 		fees = fees.Add(decimal.RequireFromString(res.Metrics.FeesPaid))
 		volume = volume.Add(decimal.RequireFromString(res.Metrics.Volume))
 	}
-	out.Aggregate = Compute(ComputeInput{Curve: out.Curve, Exact: out.Exact, Trades: out.Trades, Fees: fees, Volume: volume})
+	out.Aggregate = Compute(ComputeInput{Curve: out.Curve, Exact: out.Exact, Exposed: out.Exposure, Trades: out.Trades, Fees: fees, Volume: volume})
 	return out, nil
 }
 

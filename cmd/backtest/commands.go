@@ -235,7 +235,7 @@ func writeReports(rc config.Report, rep backtest.Report, s backtest.Spec, res *b
 	}{
 		{"report.json", rep.WriteJSON},
 		{"trades.csv", rep.WriteTradesCSV},
-		{"equity.csv", func(w io.Writer) error { return backtest.WriteEquityCSV(w, res.Curve) }},
+		{"equity.csv", func(w io.Writer) error { return backtest.WriteEquityCSV(w, res) }},
 	}
 	if rc.HTML {
 		files = append(files, struct {
