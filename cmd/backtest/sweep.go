@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,6 +50,8 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
   backtest sweep --param fast=5:20:5 --param slow=30,50 --shard 0/4 --output shard0.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// Many short-lived values on a small heap: see SweepGCPercent.
+			defer debug.SetGCPercent(debug.SetGCPercent(backtest.SweepGCPercent))
 			ps, obj, err := parseSearch(params, objective)
 			if err != nil {
 				return err

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime/debug"
 	"text/tabwriter"
 	"time"
 
@@ -26,6 +27,8 @@ test length, and reports each window and the chained out-of-sample result.`,
 		Example: `  backtest walkforward --param fast=5:20:5 --param slow=30,50,80 --train 1440h --test 360h`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// Many short-lived values on a small heap: see SweepGCPercent.
+			defer debug.SetGCPercent(debug.SetGCPercent(backtest.SweepGCPercent))
 			ps, obj, err := parseSearch(params, objective)
 			if err != nil {
 				return err
