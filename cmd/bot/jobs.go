@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -16,7 +15,6 @@ import (
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/risk"
 	"github.com/spotbot/spotbot/store"
-	"github.com/spotbot/spotbot/strategies"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -60,14 +58,9 @@ func jobsCmd(ctx context.Context, args []string, stdout, stderr io.Writer, envir
 	if job == "" || *cfgPath == "" {
 		return fmt.Errorf("%w: jobs run: a job and --config FILE are required\n%s", errUsage, jobsUsage)
 	}
-	text, err := os.ReadFile(*cfgPath)
+	cfg, reg, err := loadConfig("jobs run", *cfgPath, environ, nil)
 	if err != nil {
-		return fmt.Errorf("jobs run: %w", err)
-	}
-	reg := strategies.NewRegistry()
-	cfg, err := config.Load(text, environ, nil, reg)
-	if err != nil {
-		return fmt.Errorf("%s: %w", *cfgPath, err)
+		return err
 	}
 	log, err := newLogger(stderr, cfg.Log)
 	if err != nil {

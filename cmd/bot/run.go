@@ -16,7 +16,6 @@ import (
 	"github.com/spotbot/spotbot/daemon"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/store"
-	"github.com/spotbot/spotbot/strategies"
 )
 
 const runUsage = `usage: bot run --config FILE [--speed N]
@@ -53,14 +52,9 @@ func runBot(ctx context.Context, args []string, logOut io.Writer, environ []stri
 	if *speed >= 0 {
 		overrides["data.speed"] = *speed
 	}
-	text, err := os.ReadFile(*cfgPath)
+	cfg, reg, err := loadConfig("run", *cfgPath, environ, overrides)
 	if err != nil {
-		return fmt.Errorf("run: %w", err)
-	}
-	reg := strategies.NewRegistry()
-	cfg, err := config.Load(text, environ, overrides, reg)
-	if err != nil {
-		return fmt.Errorf("%s: %w", *cfgPath, err)
+		return err
 	}
 	if cfg.Mode == config.ModeBacktest {
 		return fmt.Errorf("%s: mode: backtest configurations run with `backtest run`, not `bot run`", *cfgPath)
