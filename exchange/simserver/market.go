@@ -148,22 +148,14 @@ type aggTradeWire struct {
 }
 
 func (s *Server) aggTrades(r *request) (any, *apiError) {
-	sym, perr := r.p.required("symbol")
+	q, perr := parseListQuery(r.p, 500, 1000)
 	if perr != nil {
 		return nil, perr
 	}
-	limit, perr := r.p.limit("limit", 500, 1000)
-	if perr != nil {
-		return nil, perr
-	}
-	start, end, perr := window(r.p)
-	if perr != nil {
-		return nil, perr
-	}
-	if start.IsZero() != end.IsZero() {
+	if q.start.IsZero() != q.end.IsZero() {
 		return nil, badParam(exchange.CodeParameterError, "startTime and endTime must be used together")
 	}
-	as, err := s.x.AggTrades(exchange.AggTradesRequest{Symbol: sym, Start: start, End: end, Limit: limit})
+	as, err := s.x.AggTrades(exchange.AggTradesRequest{Symbol: q.symbol, Start: q.start, End: q.end, Limit: q.limit})
 	if err != nil {
 		return nil, simErr(err)
 	}

@@ -44,6 +44,25 @@ func (s *Server) port(r *request) *sim.Port {
 }
 
 // window parses startTime and endTime; endTime may not precede startTime.
+// listQuery is a symbol's list request: the required symbol, limit (with
+// its default and maximum) and the optional startTime/endTime window.
+type listQuery struct {
+	symbol     string
+	limit      int
+	start, end time.Time
+}
+
+func parseListQuery(p *params, def, max int) (q listQuery, err *apiError) {
+	if q.symbol, err = p.required("symbol"); err != nil {
+		return q, err
+	}
+	if q.limit, err = p.limit("limit", def, max); err != nil {
+		return q, err
+	}
+	q.start, q.end, err = window(p)
+	return q, err
+}
+
 func window(p *params) (start, end time.Time, err *apiError) {
 	if start, err = p.millis("startTime"); err != nil {
 		return
@@ -250,13 +269,7 @@ func (s *Server) queryOrder(r *request) (any, *apiError) {
 	return queryOrderWire(o), nil
 }
 
-func ordersWire(os []exchange.Order) []orderWire {
-	out := make([]orderWire, len(os))
-	for i, o := range os {
-		out[i] = toOrderWire(o)
-	}
-	return out
-}
+func ordersWire(os []exchange.Order) []orderWire { return wires(os, toOrderWire) }
 
 func (s *Server) openOrders(r *request) (any, *apiError) {
 	sym := r.p.str("symbol")
@@ -271,22 +284,14 @@ func (s *Server) openOrders(r *request) (any, *apiError) {
 }
 
 func (s *Server) allOrders(r *request) (any, *apiError) {
-	sym, perr := r.p.required("symbol")
+	q, perr := parseListQuery(r.p, 500, 1000)
 	if perr != nil {
 		return nil, perr
 	}
-	limit, perr := r.p.limit("limit", 500, 1000)
-	if perr != nil {
-		return nil, perr
+	if !s.x.HasSymbol(q.symbol) {
+		return nil, badParam(exchange.CodeInvalidSymbol, "invalid symbol %q", q.symbol)
 	}
-	start, end, perr := window(r.p)
-	if perr != nil {
-		return nil, perr
-	}
-	if !s.x.HasSymbol(sym) {
-		return nil, badParam(exchange.CodeInvalidSymbol, "invalid symbol %q", sym)
-	}
-	os, err := s.port(r).AllOrders(context.Background(), exchange.AllOrdersRequest{Symbol: sym, Start: start, End: end, Limit: limit})
+	os, err := s.port(r).AllOrders(context.Background(), exchange.AllOrdersRequest{Symbol: q.symbol, Start: q.start, End: q.end, Limit: q.limit})
 	if err != nil {
 		return nil, simErr(err)
 	}
@@ -302,31 +307,19 @@ func (s *Server) account(r *request) (any, *apiError) {
 }
 
 func (s *Server) myTrades(r *request) (any, *apiError) {
-	sym, perr := r.p.required("symbol")
+	q, perr := parseListQuery(r.p, 100, 100)
 	if perr != nil {
 		return nil, perr
 	}
-	limit, perr := r.p.limit("limit", 100, 100)
-	if perr != nil {
-		return nil, perr
+	if !s.x.HasSymbol(q.symbol) {
+		return nil, badParam(exchange.CodeInvalidSymbol, "invalid symbol %q", q.symbol)
 	}
-	start, end, perr := window(r.p)
-	if perr != nil {
-		return nil, perr
-	}
-	if !s.x.HasSymbol(sym) {
-		return nil, badParam(exchange.CodeInvalidSymbol, "invalid symbol %q", sym)
-	}
-	ts, err := s.port(r).MyTrades(context.Background(), exchange.MyTradesRequest{Symbol: sym, OrderID: r.p.str("orderId"),
-		Start: start, End: end, Limit: limit})
+	ts, err := s.port(r).MyTrades(context.Background(), exchange.MyTradesRequest{Symbol: q.symbol, OrderID: r.p.str("orderId"),
+		Start: q.start, End: q.end, Limit: q.limit})
 	if err != nil {
 		return nil, simErr(err)
 	}
-	out := make([]tradeWire, len(ts))
-	for i, t := range ts {
-		out[i] = toTradeWire(t)
-	}
-	return out, nil
+	return wires(ts, toTradeWire), nil
 }
 
 func tokWire(now time.Time, on bool) envelopeWire {

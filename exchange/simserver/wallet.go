@@ -53,11 +53,7 @@ func (s *Server) coinConfig(r *request) (any, *apiError) {
 	if err != nil {
 		return nil, simErr(err)
 	}
-	out := make([]coinWire, 0, len(cfg))
-	for _, c := range cfg {
-		out = append(out, toCoinWire(c))
-	}
-	return out, nil
+	return wires(cfg, toCoinWire), nil
 }
 
 // withdraw serves both withdrawal endpoints: the new one takes the
@@ -120,11 +116,7 @@ func (s *Server) depositHistory(r *request) (any, *apiError) {
 	if err != nil {
 		return nil, simErr(err)
 	}
-	out := make([]depositWire, 0, len(recs))
-	for _, d := range recs {
-		out = append(out, toDepositWire(d))
-	}
-	return out, nil
+	return wires(recs, toDepositWire), nil
 }
 
 func (s *Server) withdrawHistory(r *request) (any, *apiError) {
@@ -136,11 +128,7 @@ func (s *Server) withdrawHistory(r *request) (any, *apiError) {
 	if err != nil {
 		return nil, simErr(err)
 	}
-	out := make([]withdrawWire, 0, len(recs))
-	for _, w := range recs {
-		out = append(out, toWithdrawWire(w))
-	}
-	return out, nil
+	return wires(recs, toWithdrawWire), nil
 }
 
 func (s *Server) generateDepositAddress(r *request) (any, *apiError) {
@@ -156,11 +144,7 @@ func (s *Server) depositAddresses(r *request) (any, *apiError) {
 	if err != nil {
 		return nil, simErr(err)
 	}
-	out := make([]addressWire, 0, len(addrs))
-	for _, a := range addrs {
-		out = append(out, toAddressWire(a))
-	}
-	return out, nil
+	return wires(addrs, toAddressWire), nil
 }
 
 func (s *Server) withdrawAddresses(r *request) (any, *apiError) {

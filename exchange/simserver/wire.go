@@ -14,6 +14,16 @@ import (
 // The reply shapes of the spec (sections 2 and 4), written with the wire's
 // names. Amounts and prices are decimal strings; times are milliseconds.
 
+// wires converts records to their wire rows, never nil (an empty list
+// encodes as [], not null).
+func wires[T, W any](xs []T, to func(T) W) []W {
+	out := make([]W, len(xs))
+	for i, x := range xs {
+		out[i] = to(x)
+	}
+	return out
+}
+
 func ms(t time.Time) int64 {
 	if t.IsZero() {
 		return 0
