@@ -24,7 +24,7 @@ type driver struct {
 	symbols []string
 	rules   []exchange.SymbolInfo
 	quote   string
-	journal *journal
+	journal *strategy.MemoryJournal
 
 	last  []decimal.Decimal
 	first []decimal.Decimal // first trading close per symbol
@@ -104,9 +104,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 // decimal only at the first point and at each new peak (the last point is
 // done in result), which is all the reports show exactly.
 func (d *driver) sample() {
-	for ; d.applied < len(d.journal.fills); d.applied++ {
-		d.apply(&d.journal.fills[d.applied])
-	}
+	d.applyNewFills()
 	v := d.quoteF
 	exposed := false
 	for i := range d.symbols {
@@ -142,6 +140,16 @@ func (d *driver) exactEquity() decimal.Decimal {
 	return eq
 }
 
+// applyNewFills folds the fills recorded since the last call into the
+// ledger.
+func (d *driver) applyNewFills() {
+	fs := d.journal.Fills(d.applied)
+	for i := range fs {
+		d.apply(&fs[i])
+	}
+	d.applied += len(fs)
+}
+
 // apply folds one fill into the ledger.
 func (d *driver) apply(f *Fill) {
 	r := d.rule(f.Symbol)
@@ -175,9 +183,7 @@ func (d *driver) rule(symbol string) *exchange.SymbolInfo {
 
 // result assembles the metrics, trades and ledger check.
 func (d *driver) result(ctx context.Context) (*Result, error) {
-	for ; d.applied < len(d.journal.fills); d.applied++ {
-		d.apply(&d.journal.fills[d.applied])
-	}
+	d.applyNewFills()
 	if n := len(d.curve); n > 0 {
 		// The last point is the ledger at the last closes, fills of the
 		// final Sync included.
@@ -200,12 +206,13 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 			return nil, fmt.Errorf("backtest: ledger %s %s differs from the exchange's %s", a, v, bal[a])
 		}
 	}
-	res := &Result{Curve: d.curve, Exact: d.exact, Exposure: d.exposure, Fills: d.journal.fills, Balances: bal, BuyHold: map[string][2]decimal.Decimal{},
+	fills := d.journal.Fills(0)
+	res := &Result{Curve: d.curve, Exact: d.exact, Exposure: d.exposure, Fills: fills, Balances: bal, BuyHold: map[string][2]decimal.Decimal{},
 		Stopped: stopped(d.rt.Instances())}
-	records := make([]FillRecord, 0, len(d.journal.fills))
+	records := make([]FillRecord, 0, len(fills))
 	fees, volume := decimal.Zero, decimal.Zero
-	for i := range d.journal.fills {
-		f := &d.journal.fills[i]
+	for i := range fills {
+		f := &fills[i]
 		r := d.rule(f.Symbol)
 		rec := FillRecord{Symbol: f.Symbol, Side: exchange.SideSell, Price: f.Price, Qty: f.Qty, QuoteQty: f.QuoteQty, Time: f.Time,
 			Step: decimal.New(1, -r.QtyScale())}

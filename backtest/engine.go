@@ -64,6 +64,10 @@ type FillModel struct {
 	TokenFees bool
 }
 
+// Fill is one execution in a backtest, with the strategy instance and
+// client order id that caused it.
+type Fill = strategy.JournalFill
+
 // Result is what a backtest produced.
 type Result struct {
 	Metrics Metrics
@@ -139,7 +143,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	j := newJournal()
+	j := strategy.NewMemoryJournal()
 	clock := &simClock{t: start}
 	// The runtime values the account each bar only for the kill switch.
 	valuation := ""

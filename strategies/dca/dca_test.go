@@ -49,7 +49,7 @@ func TestBuysOnSchedule(t *testing.T) {
 	}
 	// Three runs recorded (the 00:00 occurrence, due at start, was
 	// already an hour old at the first tick and is skipped).
-	if n := len(h.Journal.Runs); n != 3 {
+	if n := len(h.Journal.Runs()); n != 3 {
 		t.Errorf("%d runs recorded, want 3", n)
 	}
 	// Each buy filled at the next bar's open: 10.55/120 → 0.0879 BTC,

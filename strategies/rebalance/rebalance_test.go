@@ -30,8 +30,8 @@ func run(t *testing.T, params map[string]any, balances map[string]string) ([]str
 		h.StepAll(strategytest.SymbolBar{Symbol: "BTCUSDT", K: strategytest.Flat(iv, i, "100")},
 			strategytest.SymbolBar{Symbol: "ETHUSDT", K: strategytest.Flat(iv, i, "10")})
 	}
-	if len(h.Journal.Runs) != 1 {
-		t.Fatalf("%d runs, want 1", len(h.Journal.Runs))
+	if len(h.Journal.Runs()) != 1 {
+		t.Fatalf("%d runs, want 1", len(h.Journal.Runs()))
 	}
 	return h.Sent(), h, s.(*rebalance.Strategy)
 }

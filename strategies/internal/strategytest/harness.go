@@ -50,7 +50,7 @@ type Harness struct {
 	t       testing.TB
 	X       *sim.Exchange
 	RT      *strategy.Runtime
-	Journal *Journal
+	Journal *strategy.MemoryJournal
 	Logs    *strings.Builder
 	clock   *clock
 	rec     *recorder
@@ -91,7 +91,7 @@ func New(t testing.TB, opts Options) *Harness {
 		t.Fatal(err)
 	}
 	logs := &strings.Builder{}
-	h := &Harness{t: t, X: x, Journal: NewJournal(), Logs: logs, clock: &clock{t: opts.Start},
+	h := &Harness{t: t, X: x, Journal: strategy.NewMemoryJournal(), Logs: logs, clock: &clock{t: opts.Start},
 		rec: &recorder{Trader: x.Master()}, iv: iv}
 	h.RT, err = strategy.New(strategy.Options{Trader: h.rec, Gate: gate, Journal: h.Journal, Clock: h.clock,
 		Logger: slog.New(slog.NewTextHandler(&lockedWriter{b: logs}, &slog.HandlerOptions{
