@@ -129,13 +129,7 @@ func (s *Server) subUniversalTransferHistory(r *request) (any, *apiError) {
 	}
 	req := exchange.SubTransferHistoryRequest{ClientTranID: r.p.str("clientTranId"), FromAccount: r.p.str("fromAccount"),
 		ToAccount: r.p.str("toAccount"), FromAccountType: from, ToAccountType: to}
-	if req.Start, req.End, aerr = window(r.p); aerr != nil {
-		return nil, aerr
-	}
-	if req.Page, aerr = intParam(r.p, "page"); aerr != nil {
-		return nil, aerr
-	}
-	if req.Limit, aerr = intParam(r.p, "limit"); aerr != nil {
+	if req.Start, req.End, req.Page, req.Limit, aerr = pagedWindow(r.p, "limit"); aerr != nil {
 		return nil, aerr
 	}
 	recs, total, err := s.port(r).SubTransferHistory(req)

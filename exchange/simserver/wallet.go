@@ -2,6 +2,7 @@ package simserver
 
 import (
 	"context"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -197,13 +198,7 @@ func (s *Server) universalTransferHistory(r *request) (any, *apiError) {
 		return nil, aerr
 	}
 	req := exchange.TransferHistoryRequest{From: from, To: to}
-	if req.Start, req.End, aerr = window(r.p); aerr != nil {
-		return nil, aerr
-	}
-	if req.Page, aerr = intParam(r.p, "page"); aerr != nil {
-		return nil, aerr
-	}
-	if req.Size, aerr = intParam(r.p, "size"); aerr != nil {
+	if req.Start, req.End, req.Page, req.Size, aerr = pagedWindow(r.p, "size"); aerr != nil {
 		return nil, aerr
 	}
 	pg, err := s.port(r).TransferHistory(req)
@@ -265,13 +260,7 @@ func (s *Server) dustConvert(r *request) (any, *apiError) {
 func (s *Server) dustHistory(r *request) (any, *apiError) {
 	var req exchange.DustHistoryRequest
 	var aerr *apiError
-	if req.Start, req.End, aerr = window(r.p); aerr != nil {
-		return nil, aerr
-	}
-	if req.Page, aerr = intParam(r.p, "page"); aerr != nil {
-		return nil, aerr
-	}
-	if req.Limit, aerr = intParam(r.p, "limit"); aerr != nil {
+	if req.Start, req.End, req.Page, req.Limit, aerr = pagedWindow(r.p, "limit"); aerr != nil {
 		return nil, aerr
 	}
 	pg, err := s.port(r).DustHistory(req)
@@ -312,13 +301,7 @@ func (s *Server) internalTransfer(r *request) (any, *apiError) {
 func (s *Server) internalTransferHistory(r *request) (any, *apiError) {
 	req := exchange.InternalTransferHistoryRequest{TranID: r.p.str("tranId")}
 	var aerr *apiError
-	if req.Start, req.End, aerr = window(r.p); aerr != nil {
-		return nil, aerr
-	}
-	if req.Page, aerr = intParam(r.p, "page"); aerr != nil {
-		return nil, aerr
-	}
-	if req.Limit, aerr = intParam(r.p, "limit"); aerr != nil {
+	if req.Start, req.End, req.Page, req.Limit, aerr = pagedWindow(r.p, "limit"); aerr != nil {
 		return nil, aerr
 	}
 	pg, err := s.port(r).InternalTransferHistory(req)
@@ -331,4 +314,17 @@ func (s *Server) internalTransferHistory(r *request) (any, *apiError) {
 		out.Data = append(out.Data, toInternalWire(t))
 	}
 	return out, nil
+}
+
+// pagedWindow reads a paged history request's optional startTime/endTime
+// window, page and page size (named sizeName: "limit" or "size").
+func pagedWindow(p *params, sizeName string) (start, end time.Time, page, size int, err *apiError) {
+	if start, end, err = window(p); err != nil {
+		return
+	}
+	if page, err = intParam(p, "page"); err != nil {
+		return
+	}
+	size, err = intParam(p, sizeName)
+	return
 }
