@@ -108,13 +108,31 @@ func cmpDec(a, b decimal.Decimal) int {
 // cmpMul is a.Cmp(b.Mul(c)), without allocating when the coefficients have
 // up to 18 digits and b's times c's fits 64 bits.
 func cmpMul(a, b, c decimal.Decimal) int {
-	x, okA := smallOf(a)
+	p, ok := productOf(b, c)
+	return cmpProduct(a, p, ok, b, c)
+}
+
+// productOf is b × c as a small, when both coefficients fit and so does
+// their product.
+func productOf(b, c decimal.Decimal) (small, bool) {
 	y, okB := smallOf(b)
 	z, okC := smallOf(c)
-	if okA && okB && okC {
-		hi, lo := bits.Mul64(y.mag, z.mag)
-		if hi == 0 {
-			return cmpSmall(x, small{sign: y.sign * z.sign, mag: lo, exp: y.exp + z.exp})
+	if !okB || !okC {
+		return small{}, false
+	}
+	hi, lo := bits.Mul64(y.mag, z.mag)
+	if hi != 0 {
+		return small{}, false
+	}
+	return small{sign: y.sign * z.sign, mag: lo, exp: y.exp + z.exp}, true
+}
+
+// cmpProduct is a.Cmp(b.Mul(c)) given p, ok := productOf(b, c): checking
+// one product against several bounds splits it once.
+func cmpProduct(a decimal.Decimal, p small, ok bool, b, c decimal.Decimal) int {
+	if ok {
+		if x, okA := smallOf(a); okA {
+			return cmpSmall(x, p)
 		}
 	}
 	return a.Cmp(b.Mul(c))

@@ -234,10 +234,11 @@ func (s *SymbolInfo) checkPricedAmount(t OrderType, price, qty decimal.Decimal) 
 	if err := s.checkMinQty(qty); err != nil {
 		return err
 	}
-	if min := s.MinNotional(t); min.IsPositive() && cmpMul(min, price, qty) > 0 {
+	n, ok := productOf(price, qty)
+	if min := s.MinNotional(t); min.IsPositive() && cmpProduct(min, n, ok, price, qty) > 0 {
 		return ruleErr(RuleMinAmount, CodeBelowMinVolume, "amount %s below the minimum %s", price.Mul(qty), min)
 	}
-	if max := s.MaxNotional(t); max.IsPositive() && cmpMul(max, price, qty) < 0 {
+	if max := s.MaxNotional(t); max.IsPositive() && cmpProduct(max, n, ok, price, qty) < 0 {
 		return ruleErr(RuleMaxAmount, CodeAboveMaxVolume, "amount %s above the maximum %s", price.Mul(qty), max)
 	}
 	return nil

@@ -10,7 +10,7 @@ import (
 
 // balance is one asset of an account.
 type balance struct {
-	free, locked decimal.Decimal
+	free, locked amount
 }
 
 // account is one user: balances, orders, trades and pending events.
@@ -18,7 +18,7 @@ type account struct {
 	uid       string
 	name      string
 	balances  map[string]*balance
-	orders    map[string]*order // every order by order id
+	orders    map[int64]*order  // every order by its number (its id is the number in decimal)
 	open      map[string]*order // open orders by client order id
 	history   []*order          // every order, in placement order
 	trades    []exchange.OwnTrade
@@ -29,7 +29,7 @@ type account struct {
 }
 
 func newAccount(uid, name string) *account {
-	return &account{uid: uid, name: name, balances: map[string]*balance{}, orders: map[string]*order{}, open: map[string]*order{}}
+	return &account{uid: uid, name: name, balances: map[string]*balance{}, orders: map[int64]*order{}, open: map[string]*order{}}
 }
 
 func (a *account) bal(asset string) *balance {
@@ -45,7 +45,7 @@ func (a *account) bal(asset string) *balance {
 func (a *account) snapshot() []exchange.Balance {
 	assets := make([]string, 0, len(a.balances))
 	for k, b := range a.balances {
-		if !b.free.IsZero() || !b.locked.IsZero() {
+		if !b.free.isZero() || !b.locked.isZero() {
 			assets = append(assets, k)
 		}
 	}
@@ -53,7 +53,8 @@ func (a *account) snapshot() []exchange.Balance {
 	out := make([]exchange.Balance, 0, len(assets))
 	for _, k := range assets {
 		b := a.balances[k]
-		out = append(out, exchange.Balance{Asset: k, Free: b.free, Locked: b.locked, Available: b.free})
+		free := b.free.dec()
+		out = append(out, exchange.Balance{Asset: k, Free: free, Locked: b.locked.dec(), Available: free})
 	}
 	return out
 }
@@ -66,14 +67,7 @@ type order struct {
 	left decimal.Decimal // base quantity still to fill (quote for a quote-sized market buy)
 	// lockAsset and lock are what the order holds locked.
 	lockAsset string
-	lock      decimal.Decimal
-	// undo is the lock asset's balance before and after the order was
-	// booked. While the balance still is exactly the one booking left
-	// (nothing touched it since: decimals are immutable, so equal values
-	// share their digits) finishing the untouched order restores the
-	// earlier balance instead of computing it again: placing and
-	// cancelling a quote is the commonest pair of a market maker.
-	undo struct{ before, after balance }
+	lock      amount
 	// pending orders wait for the next kline (NextOpen).
 	pending bool
 	byQuote bool // a MARKET BUY sized by quoteOrderQty

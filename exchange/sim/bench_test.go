@@ -94,6 +94,8 @@ func BenchmarkSweep10Levels(b *testing.B) {
 	x, taker := benchExchange(b)
 	maker := x.As(x.CreateAccount("maker"))
 	x.Credit(maker.UID(), "BTC", decimal.NewFromInt(1_000_000))
+	// Each sweep spends about 2,000 USDT: enough for any run's length.
+	x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(1_000_000_000_000))
 	ctx := context.Background()
 	qty := decimal.RequireFromString("0.01")
 	levels := make([]exchange.NewOrder, 10)

@@ -96,8 +96,8 @@ func (p *Port) ConvertDust(ctx context.Context, assets []string) (exchange.DustR
 	tok := a.bal(p.x.opts.Token)
 	for _, asset := range assets {
 		b := a.bal(asset)
-		c := p.x.candidate(asset, b.free)
-		if !b.free.IsPositive() {
+		c := p.x.candidate(asset, b.free.dec())
+		if !b.free.isPositive() {
 			c.Code, c.Message = "10101", "no free balance"
 		}
 		if c.Code != "" {
@@ -107,13 +107,13 @@ func (p *Port) ConvertDust(ctx context.Context, assets []string) (exchange.DustR
 		tp, _ := p.x.tokenPrice()
 		gross := c.ConvertUsdt.Div(tp).Round(8)
 		fee := gross.Sub(c.ConvertTok)
-		amount := b.free
-		b.free = decimal.Zero
-		tok.free = tok.free.Add(c.ConvertTok)
+		converted := b.free.dec()
+		b.free = amount{}
+		tok.free = tok.free.add(amountOf(c.ConvertTok))
 		res.SuccessList = append(res.SuccessList, asset)
 		res.TotalConvert = res.TotalConvert.Add(c.ConvertTok)
 		res.ConvertFee = res.ConvertFee.Add(fee)
-		conv.details = append(conv.details, exchange.DustDetail{ID: asset, Convert: c.ConvertTok, Fee: fee, Amount: amount, Time: p.x.now, Asset: asset})
+		conv.details = append(conv.details, exchange.DustDetail{ID: asset, Convert: c.ConvertTok, Fee: fee, Amount: converted, Time: p.x.now, Asset: asset})
 	}
 	sort.Strings(res.SuccessList)
 	if len(conv.details) > 0 {

@@ -72,7 +72,8 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 			return nil, apiErr(exchange.CodeParameterError, "duplicate clientOrderId %s among open orders", no.NewClientOrderID)
 		}
 	}
-	o := &order{acct: a, o: exchange.Order{Symbol: no.Symbol, OrderListID: -1, ClientOrderID: no.NewClientOrderID,
+	o := x.newOrder()
+	*o = order{acct: a, o: exchange.Order{Symbol: no.Symbol, OrderListID: -1, ClientOrderID: no.NewClientOrderID,
 		Price: no.Price, OrigQty: no.Quantity, OrigQuoteOrderQty: no.QuoteOrderQty, Status: exchange.StatusNew,
 		TimeInForce: "GTC", Type: no.Type, Side: no.Side, STPMode: no.STPMode, Time: x.now, UpdateTime: x.now, IsWorking: true}}
 	o.left = no.Quantity
@@ -83,7 +84,7 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 		return nil, apiErr(exchange.CodeOrderTypeNotAllowed, "LIMIT_MAKER order would immediately match and take")
 	}
 	o.lockAsset, o.lock = x.lockFor(m, o)
-	if b := a.bal(o.lockAsset); b.free.LessThan(o.lock) {
+	if b := a.bal(o.lockAsset); b.free.cmp(o.lock) < 0 {
 		return nil, apiErr(exchange.CodeInsufficientPosition, "insufficient %s: %s free, %s needed", o.lockAsset, b.free, o.lock)
 	}
 	if no.Type == exchange.TypeFillOrKill && !x.canFillAll(m, o) {
@@ -104,20 +105,37 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 	return o, nil
 }
 
+// orderSlab is how many order records one allocation holds.
+const orderSlab = 64
+
+// newOrder returns a zeroed order record from the current block.
+func (x *Exchange) newOrder() *order {
+	if len(x.slab) == 0 {
+		x.slab = make([]order, orderSlab)
+	}
+	o := &x.slab[0]
+	x.slab = x.slab[1:]
+	return o
+}
+
 // book assigns ids, locks funds and records the order.
 func (x *Exchange) book(a *account, o *order) {
 	x.orderSeq++
 	o.seq = x.orderSeq
-	o.o.OrderID = strconv.FormatInt(x.orderSeq, 10)
+	// One string serves both ids when the client gave none: "sim-42" and
+	// its tail "42".
+	var buf [24]byte
+	id := strconv.AppendInt(append(buf[:0], "sim-"...), x.orderSeq, 10)
 	if o.o.ClientOrderID == "" {
-		o.o.ClientOrderID = "sim-" + o.o.OrderID
+		o.o.ClientOrderID = string(id)
+		o.o.OrderID = o.o.ClientOrderID[len("sim-"):]
+	} else {
+		o.o.OrderID = string(id[len("sim-"):])
 	}
 	b := a.bal(o.lockAsset)
-	o.undo.before = *b
-	b.free = b.free.Sub(o.lock)
-	b.locked = b.locked.Add(o.lock)
-	o.undo.after = *b
-	a.orders[o.o.OrderID] = o
+	b.free = b.free.sub(o.lock)
+	b.locked = b.locked.add(o.lock)
+	a.orders[o.seq] = o
 	a.open[o.o.ClientOrderID] = o
 	a.history = append(a.history, o)
 	o.newEvent = o.newEvent[:0]
@@ -130,17 +148,17 @@ func (o *order) dirty() { o.eventDue = true }
 // lockFor is what an order locks: the base quantity for a sell; price ×
 // quantity for a priced buy; the quote amount for a quote-sized market buy;
 // quantity × last price (slipped) for a quantity-sized market buy.
-func (x *Exchange) lockFor(m *market, o *order) (string, decimal.Decimal) {
+func (x *Exchange) lockFor(m *market, o *order) (string, amount) {
 	if o.o.Side == exchange.SideSell {
-		return m.info.BaseAsset, o.o.OrigQty
+		return m.info.BaseAsset, amountOf(o.o.OrigQty)
 	}
 	switch {
 	case o.byQuote:
-		return m.info.QuoteAsset, o.o.OrigQuoteOrderQty
+		return m.info.QuoteAsset, amountOf(o.o.OrigQuoteOrderQty)
 	case o.o.Type == exchange.TypeMarket:
-		return m.info.QuoteAsset, o.o.OrigQty.Mul(x.slipped(m.last, exchange.SideBuy, &m.info))
+		return m.info.QuoteAsset, amountOf(o.o.OrigQty.Mul(x.slipped(m.last, exchange.SideBuy, &m.info)))
 	}
-	return m.info.QuoteAsset, o.o.Price.Mul(o.o.OrigQty)
+	return m.info.QuoteAsset, amountOf(o.o.Price).mul(amountOf(o.o.OrigQty))
 }
 
 // wouldTake reports whether a priced order matches a resting order or the
@@ -273,7 +291,7 @@ func (x *Exchange) takeMarket(m *market, o *order, p decimal.Decimal) {
 		// A quantity-sized market buy locked at the last price; pay a
 		// higher fill from free funds, or fill what the funds allow.
 		b := o.acct.bal(m.info.QuoteAsset)
-		if afford := m.info.FloorQty(b.free.Add(o.lock).Div(price)); afford.LessThan(qty) {
+		if afford := m.info.FloorQty(b.free.add(o.lock).dec().Div(price)); afford.LessThan(qty) {
 			qty = afford
 		}
 	}
@@ -306,26 +324,28 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 	var fee decimal.Decimal
 	var feeAsset string
 	if o.o.Side == exchange.SideBuy {
-		release := quote
+		paid := amountOf(quote)
+		release := paid
 		switch {
 		case o.o.Type != exchange.TypeMarket:
-			release = o.o.Price.Mul(qty) // locked at the limit price
-		case release.GreaterThan(o.lock):
+			release = amountOf(o.o.Price).mul(amountOf(qty)) // locked at the limit price
+		case release.cmp(o.lock) > 0:
 			release = o.lock
 		}
-		quoteAsset.locked = quoteAsset.locked.Sub(release)
-		o.lock = o.lock.Sub(release)
-		quoteAsset.free = quoteAsset.free.Add(release).Sub(quote)
+		quoteAsset.locked = quoteAsset.locked.sub(release)
+		o.lock = o.lock.sub(release)
+		quoteAsset.free = quoteAsset.free.add(release).sub(paid)
 		fee, feeAsset = x.fee(a, m, qty.Mul(rate), info.BaseAsset, quote.Mul(rate), scale(info.BaseCommissionPrecision))
-		base.free = base.free.Add(qty)
+		base.free = base.free.add(amountOf(qty))
 	} else {
-		base.locked = base.locked.Sub(qty)
-		o.lock = o.lock.Sub(qty)
+		sold := amountOf(qty)
+		base.locked = base.locked.sub(sold)
+		o.lock = o.lock.sub(sold)
 		fee, feeAsset = x.fee(a, m, quote.Mul(rate), info.QuoteAsset, quote.Mul(rate), scale(info.QuoteCommissionPrecision))
-		quoteAsset.free = quoteAsset.free.Add(quote)
+		quoteAsset.free = quoteAsset.free.add(amountOf(quote))
 	}
 	fb := a.bal(feeAsset)
-	fb.free = fb.free.Sub(fee)
+	fb.free = fb.free.sub(amountOf(fee))
 
 	o.o.ExecutedQty = o.o.ExecutedQty.Add(qty)
 	o.o.CummulativeQuoteQty = o.o.CummulativeQuoteQty.Add(quote)
@@ -364,7 +384,7 @@ func (x *Exchange) fee(a *account, m *market, amount decimal.Decimal, asset stri
 	if a.tokDeduct && quoteValue.IsPositive() {
 		if tm, ok := x.markets[x.opts.Token+m.info.QuoteAsset]; ok && tm.last.IsPositive() {
 			tok := quoteValue.Mul(one.Sub(x.opts.TokenDiscount)).Div(tm.last).Round(defaultCommissionScale)
-			if a.bal(x.opts.Token).free.GreaterThanOrEqual(tok) && tok.IsPositive() {
+			if a.bal(x.opts.Token).free.cmp(amountOf(tok)) >= 0 && tok.IsPositive() {
 				return tok, x.opts.Token
 			}
 		}
@@ -385,14 +405,9 @@ func (x *Exchange) finish(m *market, o *order, st exchange.OrderStatus, reason s
 	m.remove(o)
 	o.pending = false
 	b := o.acct.bal(o.lockAsset)
-	if *b == o.undo.after && o.o.ExecutedQty.IsZero() {
-		*b = o.undo.before
-	} else {
-		b.locked = b.locked.Sub(o.lock)
-		b.free = b.free.Add(o.lock)
-	}
-	o.undo = struct{ before, after balance }{}
-	o.lock = decimal.Zero
+	b.locked = b.locked.sub(o.lock)
+	b.free = b.free.add(o.lock)
+	o.lock = amount{}
 	o.o.Status = st
 	o.o.CancelReason = reason
 	o.o.IsWorking = false

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/spotbot/spotbot/exchange"
@@ -135,7 +136,11 @@ func codeOf(err error) (int, string) {
 // find locates an order of the account by id or client id.
 func (a *account) find(orderID, clientID string) *order {
 	if orderID != "" {
-		return a.orders[orderID]
+		n, err := strconv.ParseInt(orderID, 10, 64)
+		if o := a.orders[n]; err == nil && o != nil && o.o.OrderID == orderID {
+			return o
+		}
+		return nil
 	}
 	if o, ok := a.open[clientID]; ok {
 		return o

@@ -103,6 +103,9 @@ type Exchange struct {
 	nextUID  int64
 	orderSeq int64
 	tradeSeq int64
+	// slab is where new order records come from: orders live as long as
+	// the exchange, so they are allocated in blocks, not one by one.
+	slab []order
 	groups   []*stpGroup
 	groupSeq int64
 	dust     []dustConversion
@@ -223,10 +226,11 @@ func (x *Exchange) Credit(uid, asset string, amount decimal.Decimal) error {
 		return apiErr(exchange.CodeUserNotExist, "user %s does not exist", uid)
 	}
 	b := a.bal(asset)
-	if b.free.Add(amount).IsNegative() {
+	after := b.free.add(amountOf(amount))
+	if after.isNegative() {
 		return apiErr(exchange.CodeInsufficientBalance, "insufficient balance of %s", asset)
 	}
-	b.free = b.free.Add(amount)
+	b.free = after
 	return nil
 }
 

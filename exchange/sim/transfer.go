@@ -48,7 +48,7 @@ func (x *Exchange) walletFree(uid string, t exchange.AccountType, asset string) 
 	if t == exchange.AccountFutures {
 		return x.wal().user(uid).futures[asset]
 	}
-	return x.accounts[uid].bal(asset).free
+	return x.accounts[uid].bal(asset).free.dec()
 }
 
 // move checks and moves an amount of an asset from one wallet to another:
@@ -78,7 +78,7 @@ func (x *Exchange) addFree(uid string, t exchange.AccountType, asset string, d d
 		return
 	}
 	b := x.accounts[uid].bal(asset)
-	b.free = b.free.Add(d)
+	b.free = b.free.add(amountOf(d))
 }
 
 // UniversalTransfer moves an asset between the account's own SPOT and

@@ -102,7 +102,7 @@ func (x *Exchange) creditDeposit(a *account, c *Coin, n *Network, amount decimal
 		Address: addr.Address, AddressTag: addr.Memo, TxID: txID, InsertTime: x.now,
 		UnlockConfirm: confirms, ConfirmTimes: confirms, Memo: addr.Memo}
 	b := a.bal(c.Coin)
-	b.free = b.free.Add(amount)
+	b.free = b.free.add(amountOf(amount))
 	w.deposits = append(w.deposits, &depositRec{uid: a.uid, rec: rec})
 	return rec
 }

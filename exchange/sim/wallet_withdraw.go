@@ -144,10 +144,10 @@ func (p *Port) withdraw(ep exchange.EndpointID, r exchange.WithdrawRequest) (str
 	}
 	total := r.Amount.Add(fee)
 	b := a.bal(c.Coin)
-	if b.free.LessThan(total) {
+	if b.free.cmp(amountOf(total)) < 0 {
 		return "", apiErr(exchange.CodeInsufficientBalance, "insufficient balance: %s %s free, %s needed with the fee", b.free, c.Coin, total)
 	}
-	b.free = b.free.Sub(total)
+	b.free = b.free.sub(amountOf(total))
 	id := w.nextID()
 	coinID := walletDigest("coin", c.Coin)[:32]
 	wd := &withdrawal{uid: p.uid, minConfirm: n.MinConfirm, txID: "0x" + walletDigest("withdraw", id), rec: exchange.WithdrawRecord{
@@ -182,7 +182,7 @@ func (p *Port) CancelWithdraw(id string) (string, error) {
 			return "", apiErr(exchange.CodeOperationNotAllowed, "withdrawal %s is %s and can no longer be cancelled", id, st)
 		}
 		b := a.bal(wd.rec.Coin)
-		b.free = b.free.Add(wd.rec.Amount).Add(wd.rec.TransactionFee)
+		b.free = b.free.add(amountOf(wd.rec.Amount.Add(wd.rec.TransactionFee)))
 		wd.cancelled = p.x.now
 		return id, nil
 	}

@@ -9,9 +9,8 @@ import (
 	"github.com/spotbot/spotbot/exchange/exchangetest"
 )
 
-// Cancelling restores the balance whether or not something else touched it
-// after the order was booked: the shortcut for an untouched balance and the
-// arithmetic for a touched one give the same exact values.
+// Cancelling restores the balance exactly whether or not something else
+// touched it after the order was booked.
 func TestCancelRestoresBalances(t *testing.T) {
 	t.Parallel()
 	x, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols()})
@@ -50,17 +49,17 @@ func TestCancelRestoresBalances(t *testing.T) {
 	if got := usdt(); got != "810.5/190" {
 		t.Fatalf("after a: %s", got)
 	}
-	cancel(a) // untouched since: the shortcut
+	cancel(a) // untouched since
 	if got := usdt(); got != "1000.5/0" {
 		t.Errorf("after cancelling a: %s", got)
 	}
 	b := buy("19000")
 	c := buy("18000.5") // locks 180.005; b's balance is touched
-	cancel(b)           // arithmetic
+	cancel(b)
 	if got := usdt(); got != "820.495/180.005" {
 		t.Errorf("after cancelling b: %s", got)
 	}
-	cancel(c) // touched by b's cancel since: arithmetic again
+	cancel(c) // touched by b's cancel since
 	if got := usdt(); got != "1000.5/0" {
 		t.Errorf("after cancelling c: %s", got)
 	}
