@@ -105,7 +105,7 @@ type Exchange struct {
 	tradeSeq int64
 	// slab is where new order records come from: orders live as long as
 	// the exchange, so they are allocated in blocks, not one by one.
-	slab []order
+	slab     []order
 	groups   []*stpGroup
 	groupSeq int64
 	dust     []dustConversion
