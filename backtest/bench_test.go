@@ -73,6 +73,28 @@ func BenchmarkSMACrossMillionBars(b *testing.B) {
 	}
 }
 
+// BenchmarkMillionBarsNoOrders is BenchmarkSMACrossMillionBars with a
+// balance too small for smacross to ever place an order: the cost of
+// replaying the bars alone, so that the difference between the two is the
+// cost of the orders.
+func BenchmarkMillionBarsNoOrders(b *testing.B) {
+	bars := tiled(b, 1_000_000)
+	spec := millionSpec(bars)
+	spec.Balances = map[string]decimal.Decimal{"BTC": decimal.RequireFromString("0.00000001")}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := Run(b.Context(), spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Fills) != 0 {
+			b.Fatalf("%d fills, want none", len(res.Fills))
+		}
+	}
+	b.ReportMetric(float64(len(bars))*float64(b.N)/b.Elapsed().Seconds(), "bars/s")
+}
+
 // peakRSSKB is the process's peak resident set (VmHWM) in kB, or 0 where
 // /proc is not available.
 func peakRSSKB() int64 {
