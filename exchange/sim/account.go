@@ -11,6 +11,27 @@ import (
 // balance is one asset of an account.
 type balance struct {
 	free, locked amount
+	// shown caches the decimal forms last read, with the amounts they
+	// were made from: a strategy reads its balances after every fill, and
+	// most of them have not changed.
+	shown struct {
+		free, locked   amount
+		freeD, lockedD decimal.Decimal
+		ok             bool
+	}
+}
+
+// decimals returns free and locked as decimals.
+func (b *balance) decimals() (free, locked decimal.Decimal) {
+	s := &b.shown
+	if !s.ok || s.free != b.free {
+		s.free, s.freeD = b.free, b.free.dec()
+	}
+	if !s.ok || s.locked != b.locked {
+		s.locked, s.lockedD = b.locked, b.locked.dec()
+	}
+	s.ok = true
+	return s.freeD, s.lockedD
 }
 
 // account is one user: balances, orders, trades and pending events.
@@ -53,8 +74,8 @@ func (a *account) snapshot() []exchange.Balance {
 	out := make([]exchange.Balance, 0, len(assets))
 	for _, k := range assets {
 		b := a.balances[k]
-		free := b.free.dec()
-		out = append(out, exchange.Balance{Asset: k, Free: free, Locked: b.locked.dec(), Available: free})
+		free, locked := b.decimals()
+		out = append(out, exchange.Balance{Asset: k, Free: free, Locked: locked, Available: free})
 	}
 	return out
 }

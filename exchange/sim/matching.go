@@ -335,13 +335,13 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 		quoteAsset.locked = quoteAsset.locked.sub(release)
 		o.lock = o.lock.sub(release)
 		quoteAsset.free = quoteAsset.free.add(release).sub(paid)
-		fee, feeAsset = x.fee(a, m, qty.Mul(rate), info.BaseAsset, quote.Mul(rate), scale(info.BaseCommissionPrecision))
+		fee, feeAsset = x.fee(a, m, qty.Mul(rate), info.BaseAsset, quote, rate, scale(info.BaseCommissionPrecision))
 		base.free = base.free.add(amountOf(qty))
 	} else {
 		sold := amountOf(qty)
 		base.locked = base.locked.sub(sold)
 		o.lock = o.lock.sub(sold)
-		fee, feeAsset = x.fee(a, m, quote.Mul(rate), info.QuoteAsset, quote.Mul(rate), scale(info.QuoteCommissionPrecision))
+		fee, feeAsset = x.fee(a, m, decimal.Decimal{}, info.QuoteAsset, quote, rate, scale(info.QuoteCommissionPrecision))
 		quoteAsset.free = quoteAsset.free.add(amountOf(quote))
 	}
 	fb := a.bal(feeAsset)
@@ -360,6 +360,10 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 	t := exchange.OwnTrade{Symbol: m.info.Symbol, ID: strconv.FormatInt(x.tradeSeq, 10), OrderID: o.o.OrderID, OrderListID: -1,
 		Price: price, Qty: qty, QuoteQty: quote, Commission: fee, CommissionAsset: feeAsset, Time: x.now,
 		IsBuyer: o.o.Side == exchange.SideBuy, IsMaker: maker, IsBestMatch: true, IsSelfTrade: self, ClientOrderID: o.o.ClientOrderID}
+	if keep := x.opts.OwnTradeRetention; keep > 0 && len(a.trades) >= 2*keep {
+		// Trim in bulk so recording stays amortised O(1).
+		a.trades = a.trades[:copy(a.trades, a.trades[len(a.trades)-keep+1:])]
+	}
 	a.trades = append(a.trades, t)
 	o.newEvent = append(o.newEvent, t)
 	o.dirty()
@@ -376,11 +380,16 @@ func scale(p int) int32 {
 	return int32(p)
 }
 
-// fee returns the commission and its asset: in the token at a discount when
-// the account pays fees in it, a token price is known and the token balance
-// covers it; otherwise amount in the received asset, rounded to the
-// commission precision.
-func (x *Exchange) fee(a *account, m *market, amount decimal.Decimal, asset string, quoteValue decimal.Decimal, sc int32) (decimal.Decimal, string) {
+// fee returns the commission and its asset for a trade worth quote at the
+// commission rate: in the token at a discount when the account pays fees in
+// it, a token price is known and the token balance covers it; otherwise
+// inAsset (the base commission; zero for a commission in the quote asset,
+// quote × rate) in the received asset, rounded to the commission precision.
+func (x *Exchange) fee(a *account, m *market, inAsset decimal.Decimal, asset string, quote, rate decimal.Decimal, sc int32) (decimal.Decimal, string) {
+	quoteValue := quote.Mul(rate)
+	if asset == m.info.QuoteAsset {
+		inAsset = quoteValue
+	}
 	if a.tokDeduct && quoteValue.IsPositive() {
 		if tm, ok := x.markets[x.opts.Token+m.info.QuoteAsset]; ok && tm.last.IsPositive() {
 			tok := quoteValue.Mul(one.Sub(x.opts.TokenDiscount)).Div(tm.last).Round(defaultCommissionScale)
@@ -389,7 +398,7 @@ func (x *Exchange) fee(a *account, m *market, amount decimal.Decimal, asset stri
 			}
 		}
 	}
-	return amount.Round(sc), asset
+	return inAsset.Round(sc), asset
 }
 
 // finish ends an order: it leaves the book, its remaining lock returns to
@@ -428,4 +437,5 @@ func (x *Exchange) flush(o *order) {
 		o.newEvent = o.newEvent[:0]
 	}
 	o.acct.events = append(o.acct.events, ev)
+	x.queued.Add(1)
 }

@@ -347,7 +347,13 @@ func (p *Port) DrainEvents(dst []exchange.OrderEvent) []exchange.OrderEvent {
 		return dst
 	}
 	dst = append(dst, a.events...)
+	p.x.queued.Add(-int64(len(a.events)))
 	clear(a.events)
 	a.events = a.events[:0]
 	return dst
 }
+
+// MayHaveEvents reports whether DrainEvents could return anything: false
+// means no account has undrained events. It takes no lock, so a runtime
+// polling every bar skips the drain cheaply.
+func (p *Port) MayHaveEvents() bool { return p.x.queued.Load() > 0 }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -89,6 +90,10 @@ type Options struct {
 	// TradeRetention caps the public trades kept per symbol (default
 	// 10000).
 	TradeRetention int
+	// OwnTradeRetention caps the trades each account keeps for the
+	// myTrades endpoint, the most recent first to stay (0 keeps them all).
+	// A backtest, which reads its fills from order events, sets it low.
+	OwnTradeRetention int
 }
 
 // Exchange is the simulated exchange. It is safe for concurrent use.
@@ -105,7 +110,10 @@ type Exchange struct {
 	tradeSeq int64
 	// slab is where new order records come from: orders live as long as
 	// the exchange, so they are allocated in blocks, not one by one.
-	slab     []order
+	slab []order
+	// queued counts the order events of all accounts not yet drained, so
+	// a caller can skip draining (and the lock) when there are none.
+	queued   atomic.Int64
 	groups   []*stpGroup
 	groupSeq int64
 	dust     []dustConversion

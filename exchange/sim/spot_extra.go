@@ -78,6 +78,7 @@ func (p *Port) DiscardEvents() {
 	p.x.mu.Lock()
 	defer p.x.mu.Unlock()
 	if a, ok := p.x.accounts[p.uid]; ok {
+		p.x.queued.Add(-int64(len(a.events)))
 		clear(a.events)
 		a.events = a.events[:0]
 	}
