@@ -124,7 +124,9 @@ func (r *Runtime) afterSend(t *tracked, orderID string, err error) (Order, error
 		if jerr := r.opts.Journal.RecordAck(r.ctx, cid, orderID, r.opts.Clock.Now()); jerr != nil {
 			t.inst.log.Error("recording acknowledgement failed", slog.String("client_order_id", cid), slog.Any("err", jerr))
 		}
-		t.inst.log.Debug("order placed", slog.String("symbol", t.order.Symbol), slog.String("client_order_id", cid), slog.String("order_id", orderID))
+		if debugOn(t.inst.log) {
+			t.inst.log.Debug("order placed", slog.String("symbol", t.order.Symbol), slog.String("client_order_id", cid), slog.String("order_id", orderID))
+		}
 		return t.order, nil
 	case errors.Is(err, exchange.ErrUnknownOutcome) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		// It may exist: never resend; Sync looks it up by client id.

@@ -170,12 +170,21 @@ func (r *Runtime) applyTrade(t *tracked, tr exchange.OwnTrade) {
 	if info, ok := r.rules[tr.Symbol]; ok {
 		t.inst.position(tr.Symbol).Apply(f, info.BaseAsset, info.QuoteAsset)
 	}
-	t.inst.log.Debug("fill", slog.String("symbol", tr.Symbol), slog.String("client_order_id", f.ClientOrderID),
-		slog.Any("price", tr.Price), slog.Any("qty", tr.Qty)) // formatted only when debug is on
+	if debugOn(t.inst.log) {
+		t.inst.log.Debug("fill", slog.String("symbol", tr.Symbol), slog.String("client_order_id", f.ClientOrderID),
+			slog.Any("price", tr.Price), slog.Any("qty", tr.Qty))
+	}
 	if t.inst.fills != nil {
 		in := t.inst
 		in.call(func() error { return in.fills.OnFill(in, f) })
 	} else {
 		t.inst.dirty = true
 	}
+}
+
+// debugOn says whether log writes debug records. Logger.Debug checks this
+// too, but only after its arguments were boxed into a slice on the heap:
+// several allocations per order and fill that a backtest never prints.
+func debugOn(log *slog.Logger) bool {
+	return log.Enabled(context.Background(), slog.LevelDebug)
 }
