@@ -56,11 +56,11 @@ func (r *Runtime) Positions() map[string][]Position {
 
 // LastKline returns the latest closed kline delivered on a feed.
 func (r *Runtime) LastKline(f Feed) (exchange.Kline, bool) {
-	h := r.hist[f]
-	if h == nil {
+	st := r.feeds[f]
+	if st == nil {
 		return exchange.Kline{}, false
 	}
-	return h.last()
+	return st.hist.last()
 }
 
 // Killed reports whether the kill switch stopped trading.

@@ -97,11 +97,14 @@ func (in *instance) saveState() {
 	}
 }
 
-func (in *instance) ID() string                              { return in.id }
-func (in *instance) Now() time.Time                          { return in.rt.opts.Clock.Now() }
-func (in *instance) Log() *slog.Logger                       { return in.log }
-func (in *instance) WarmingUp() bool                         { return in.warming }
-func (in *instance) LastPrice(symbol string) decimal.Decimal { return in.rt.last[symbol] }
+func (in *instance) ID() string        { return in.id }
+func (in *instance) Now() time.Time    { return in.rt.opts.Clock.Now() }
+func (in *instance) Log() *slog.Logger { return in.log }
+func (in *instance) WarmingUp() bool   { return in.warming }
+func (in *instance) LastPrice(symbol string) decimal.Decimal {
+	p, _ := in.rt.lastPrice(symbol)
+	return p
+}
 
 func (in *instance) Balance(asset string) exchange.Balance { return in.rt.balance(asset) }
 
@@ -121,11 +124,11 @@ func (in *instance) Rules(symbol string) (*exchange.SymbolInfo, error) {
 }
 
 func (in *instance) Klines(symbol string, iv exchange.Interval, n int) []exchange.Kline {
-	h := in.rt.hist[Feed{Symbol: symbol, Interval: iv}]
-	if h == nil {
+	st := in.rt.feeds[Feed{Symbol: symbol, Interval: iv}]
+	if st == nil {
 		return nil
 	}
-	return h.recent(n)
+	return st.hist.recent(n)
 }
 
 func (in *instance) DustCandidates() ([]exchange.DustCandidate, error) {

@@ -28,10 +28,13 @@ func (v *gateView) Symbol(s string) (*exchange.SymbolInfo, bool) {
 	info, ok := v.rules[s]
 	return info, ok
 }
-func (v *gateView) LastPrice(s string) decimal.Decimal { return v.last[s] }
-func (v *gateView) Free(asset string) decimal.Decimal  { return (*Runtime)(v).balance(asset).Free }
-func (v *gateView) OpenOrders() int                    { return len(v.open) }
-func (v *gateView) HasSTPGroup() bool                  { return v.opts.STPGroup }
+func (v *gateView) LastPrice(s string) decimal.Decimal {
+	p, _ := (*Runtime)(v).lastPrice(s)
+	return p
+}
+func (v *gateView) Free(asset string) decimal.Decimal { return (*Runtime)(v).balance(asset).Free }
+func (v *gateView) OpenOrders() int                   { return len(v.open) }
+func (v *gateView) HasSTPGroup() bool                 { return v.opts.STPGroup }
 func (v *gateView) Position(s string) decimal.Decimal {
 	total := decimal.Zero
 	for _, in := range v.insts {

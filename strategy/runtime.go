@@ -74,11 +74,10 @@ type Runtime struct {
 	log    *slog.Logger
 	ctx    context.Context // the context of the current driver call
 	insts  []*instance
-	byFeed map[Feed][]*instance
-	hist   map[Feed]*history
-	aggs   map[Feed][]*derived // base feed → derived feeds
+	feeds  map[Feed]*feedState
+	cur    *feedState // the feed of the previous OnBar: usually the next one's too
 	rules  map[string]*exchange.SymbolInfo
-	last   map[string]decimal.Decimal
+	last   map[string]*decimal.Decimal // present once a price was seen
 	bal    map[string]exchange.Balance
 	stale  bool // balances need a refresh
 	orders map[string]*tracked
@@ -89,11 +88,21 @@ type Runtime struct {
 	killed bool
 }
 
+// feedState is everything a bar of one feed touches, found with one map
+// look-up per bar instead of one per table.
+type feedState struct {
+	feed Feed
+	hist *history
+	subs []*instance
+	aggs []*derived       // feeds aggregated from this one (a base feed)
+	last *decimal.Decimal // the symbol's entry in Runtime.last; nil before its first bar
+}
+
 // derived is a feed built by aggregating a base feed.
 type derived struct {
-	feed Feed
-	agg  aggregator
-	out  [2]exchange.Kline
+	st  *feedState
+	agg aggregator
+	out [2]exchange.Kline
 }
 
 // Stats counts what the runtime did.
@@ -134,8 +143,8 @@ func New(opts Options) (*Runtime, error) {
 	}
 	return &Runtime{
 		opts: opts, log: opts.Logger, ctx: context.Background(),
-		byFeed: map[Feed][]*instance{}, hist: map[Feed]*history{}, aggs: map[Feed][]*derived{},
-		rules: map[string]*exchange.SymbolInfo{}, last: map[string]decimal.Decimal{},
+		feeds: map[Feed]*feedState{},
+		rules: map[string]*exchange.SymbolInfo{}, last: map[string]*decimal.Decimal{},
 		bal: map[string]exchange.Balance{}, stale: true, orders: map[string]*tracked{},
 		stats: Stats{Refused: map[string]int{}},
 	}, nil
@@ -177,31 +186,55 @@ func (r *Runtime) Add(cfg Config, s Strategy) error {
 }
 
 func (r *Runtime) subscribe(f Feed, in *instance) {
-	r.byFeed[f] = append(r.byFeed[f], in)
-	if r.hist[f] == nil {
-		r.hist[f] = newHistory(r.opts.HistorySize)
-	}
+	st := r.feedState(f)
+	st.subs = append(st.subs, in)
 	base := r.opts.BaseInterval
 	if base == "" || f.Interval == base {
 		return
 	}
-	bf := Feed{Symbol: f.Symbol, Interval: base}
-	for _, d := range r.aggs[bf] {
-		if d.feed == f {
+	bs := r.feedState(Feed{Symbol: f.Symbol, Interval: base})
+	for _, d := range bs.aggs {
+		if d.st == st {
 			return
 		}
 	}
-	r.aggs[bf] = append(r.aggs[bf], &derived{feed: f, agg: aggregator{iv: f.Interval}})
-	if r.hist[bf] == nil {
-		r.hist[bf] = newHistory(r.opts.HistorySize)
+	bs.aggs = append(bs.aggs, &derived{st: st, agg: aggregator{iv: f.Interval}})
+}
+
+// feedState returns the state of a feed, creating it.
+func (r *Runtime) feedState(f Feed) *feedState {
+	st := r.feeds[f]
+	if st == nil {
+		st = &feedState{feed: f, hist: newHistory(r.opts.HistorySize)}
+		r.feeds[f] = st
 	}
+	return st
+}
+
+// setLast records the last price of a symbol.
+func (r *Runtime) setLast(symbol string, p decimal.Decimal) *decimal.Decimal {
+	lp := r.last[symbol]
+	if lp == nil {
+		lp = new(decimal.Decimal)
+		r.last[symbol] = lp
+	}
+	*lp = p
+	return lp
+}
+
+// lastPrice returns the last price of a symbol and whether one was seen.
+func (r *Runtime) lastPrice(symbol string) (decimal.Decimal, bool) {
+	if lp := r.last[symbol]; lp != nil {
+		return *lp, true
+	}
+	return decimal.Decimal{}, false
 }
 
 // Feeds returns the feeds the driver must deliver (base feeds when a base
 // interval is set), sorted by symbol and interval.
 func (r *Runtime) Feeds() []Feed {
 	var out []Feed
-	for f := range r.hist {
+	for f := range r.feeds {
 		if r.opts.BaseInterval != "" && f.Interval != r.opts.BaseInterval {
 			continue
 		}
@@ -287,7 +320,7 @@ func (r *Runtime) Begin(ctx context.Context) {
 			continue
 		}
 		if len(ks) > 0 {
-			r.last[f.Symbol] = ks[len(ks)-1].Close
+			r.setLast(f.Symbol, ks[len(ks)-1].Close)
 		}
 	}
 	for _, in := range r.insts {
@@ -317,31 +350,44 @@ func (r *Runtime) DeliverWarmUp(ctx context.Context, f Feed, bars []exchange.Kli
 func (r *Runtime) OnBar(ctx context.Context, f Feed, k exchange.Kline) {
 	r.ctx = ctx
 	r.stats.Bars++
-	r.last[f.Symbol] = k.Close
-	r.deliver(f, k)
-	if ds := r.aggs[f]; len(ds) > 0 {
-		for _, d := range ds {
-			n := d.agg.add(k, f.Interval, &d.out)
-			for i := 0; i < n; i++ {
-				r.deliver(d.feed, d.out[i])
-			}
+	st := r.cur
+	if st == nil || st.feed != f {
+		if st = r.feeds[f]; st == nil {
+			r.setLast(f.Symbol, k.Close) // a feed nobody subscribed to
+			r.observe()
+			return
+		}
+		r.cur = st
+	}
+	if st.last == nil {
+		st.last = r.setLast(f.Symbol, k.Close)
+	} else {
+		*st.last = k.Close
+	}
+	r.deliver(st, k)
+	for _, d := range st.aggs {
+		n := d.agg.add(k, f.Interval, &d.out)
+		for i := 0; i < n; i++ {
+			r.deliver(d.st, d.out[i])
 		}
 	}
+	r.observe()
+}
+
+// observe feeds the kill switch when equity is tracked.
+func (r *Runtime) observe() {
 	if r.opts.Valuation != "" && !r.killed {
 		r.observeEquity()
 	}
 }
 
-func (r *Runtime) deliver(f Feed, k exchange.Kline) {
-	if h := r.hist[f]; h != nil {
-		h.push(k)
-	}
-	subs := r.byFeed[f]
-	if len(subs) == 0 {
+func (r *Runtime) deliver(st *feedState, k exchange.Kline) {
+	st.hist.push(k)
+	if len(st.subs) == 0 {
 		return
 	}
-	bar := Bar{Symbol: f.Symbol, Interval: f.Interval, Kline: k}
-	for _, in := range subs {
+	bar := Bar{Symbol: st.feed.Symbol, Interval: st.feed.Interval, Kline: k}
+	for _, in := range st.subs {
 		in.onKline(bar)
 	}
 }
@@ -454,8 +500,8 @@ func (r *Runtime) observeEquity() {
 			eq = eq.Add(amt)
 			continue
 		}
-		if p, ok := r.last[asset+r.opts.Valuation]; ok {
-			eq = eq.Add(amt.Mul(p))
+		if p := r.last[asset+r.opts.Valuation]; p != nil {
+			eq = eq.Add(amt.Mul(*p))
 		}
 	}
 	if r.opts.Gate.Observe(eq, r.opts.Clock.Now()) {

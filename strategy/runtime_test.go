@@ -399,3 +399,50 @@ func TestRuntimeRecordsTheOrdersOfARun(t *testing.T) {
 		t.Errorf("orders of the runs: %s", got)
 	}
 }
+
+// TestRuntimeAlternatingFeeds interleaves the bars of two feeds and one
+// nobody subscribed to: each bar reaches its own feed's subscribers and
+// history, and every symbol's last price follows its own bars.
+func TestRuntimeAlternatingFeeds(t *testing.T) {
+	t.Parallel()
+	s := &recorder{}
+	j := newMemJournal()
+	g, _ := risk.New(risk.Limits{})
+	rt, err := New(Options{Trader: newFakeTrader(j), Gate: g, Journal: j, Clock: &testClock{t: t0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Add(Config{Name: "t", ID: "two", Symbols: []string{"BTCUSDT", "ETHUSDT"}, Interval: "1m"}, s); err != nil {
+		t.Fatal(err)
+	}
+	eth := Feed{Symbol: "ETHUSDT", Interval: exchange.Interval1m}
+	sol := Feed{Symbol: "SOLUSDT", Interval: exchange.Interval1m}
+	ctx := t.Context()
+	rt.OnBar(ctx, feed1m, bar(0, "100"))
+	rt.OnBar(ctx, eth, bar(0, "10"))
+	rt.OnBar(ctx, sol, bar(0, "1"))
+	rt.OnBar(ctx, feed1m, bar(1, "101"))
+	rt.OnBar(ctx, feed1m, bar(2, "102"))
+	rt.OnBar(ctx, eth, bar(1, "11"))
+	want := "BTCUSDT 1m 00:00 c=100 warm=false|ETHUSDT 1m 00:00 c=10 warm=false|BTCUSDT 1m 00:01 c=101 warm=false|" +
+		"BTCUSDT 1m 00:02 c=102 warm=false|ETHUSDT 1m 00:01 c=11 warm=false"
+	if got := strings.Join(s.seen, "|"); got != want {
+		t.Errorf("seen %q", got)
+	}
+	in := rt.insts[0]
+	if got := fmt.Sprint(in.LastPrice("BTCUSDT"), in.LastPrice("ETHUSDT"), in.LastPrice("SOLUSDT"), in.LastPrice("XRPUSDT")); got != "102 11 1 0" {
+		t.Errorf("last prices %s", got)
+	}
+	if k := in.Klines("ETHUSDT", exchange.Interval1m, 5); len(k) != 2 || k[0].Close.String() != "10" || k[1].Close.String() != "11" {
+		t.Errorf("ETHUSDT klines %v", k)
+	}
+	if k := in.Klines("SOLUSDT", exchange.Interval1m, 5); k != nil {
+		t.Errorf("SOLUSDT klines %v", k)
+	}
+	if k, ok := rt.LastKline(feed1m); !ok || k.Close.String() != "102" {
+		t.Errorf("LastKline %v %v", k, ok)
+	}
+	if st := rt.Stats(); st.Bars != 6 {
+		t.Errorf("bars %d", st.Bars)
+	}
+}
