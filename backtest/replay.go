@@ -56,8 +56,10 @@ func (r *Replay) Run(ctx context.Context) error {
 	n := len(r.Symbols)
 	next := make([]int, n)
 	feeds := make([]strategy.Feed, n)
+	data := make([][]exchange.Kline, n) // Data by symbol index: no map look-up per bar
 	for i, sym := range r.Symbols {
 		feeds[i] = strategy.Feed{Symbol: sym, Interval: r.Interval}
+		data[i] = r.Data[sym]
 	}
 	warm := r.Runtime.WarmUp()
 	warmed := false // past every symbol's warm-up; Begin has run
@@ -69,8 +71,7 @@ func (r *Replay) Run(ctx context.Context) error {
 		}
 		at = at[:0]
 		var t time.Time
-		for i, sym := range r.Symbols {
-			ks := r.Data[sym]
+		for i, ks := range data {
 			if next[i] >= len(ks) {
 				continue
 			}
@@ -86,17 +87,18 @@ func (r *Replay) Run(ctx context.Context) error {
 			break
 		}
 		for _, i := range at {
-			if err := r.Exchange.FeedKline(r.Symbols[i], r.Interval, r.Data[r.Symbols[i]][next[i]]); err != nil {
+			if err := r.Exchange.FeedKline(r.Symbols[i], r.Interval, data[i][next[i]]); err != nil {
 				return fmt.Errorf("backtest: %w", err)
 			}
 		}
-		r.SetClock(r.Interval.Next(t))
+		closeAt := r.Interval.Next(t)
+		r.SetClock(closeAt)
 		if err := r.Runtime.Sync(ctx); err != nil {
 			return fmt.Errorf("backtest: %w", err)
 		}
 		trading := warmed
 		for _, i := range at {
-			ks := r.Data[r.Symbols[i]]
+			ks := data[i]
 			live := warmed || next[i] >= warm
 			if r.Bar != nil {
 				r.Bar(i, ks[next[i]], live)
@@ -120,7 +122,7 @@ func (r *Replay) Run(ctx context.Context) error {
 			next[i]++
 		}
 		if trading {
-			r.Runtime.Tick(ctx, r.Interval.Next(t))
+			r.Runtime.Tick(ctx, closeAt)
 			if r.Instant != nil {
 				if err := r.Instant(ctx, at); err != nil {
 					return err
