@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sort"
 	"strconv"
 	"time"
 
@@ -115,50 +114,73 @@ type FillRecord struct {
 // still open at the end is not a trade.
 func RoundTrips(fills []FillRecord) []Trade {
 	type open struct {
+		active               bool
 		t                    Trade
-		held, cost, proceeds decimal.Decimal
-		bought, sold         decimal.Decimal
+		fees                 decSum
+		held, cost, proceeds decSum
+		bought, sold         decSum
 		// extFees are fees not paid in the base asset. Fees paid in base
 		// shrink the quantity that can be sold, so the proceeds already
 		// reflect them and they must not be subtracted again.
-		extFees decimal.Decimal
+		extFees decSum
 	}
+	sells := 0 // each trade ends at a sell
+	for i := range fills {
+		if fills[i].Side != exchange.SideBuy {
+			sells++
+		}
+	}
+	// A symbol's position is reused from one trade to the next.
 	cur := map[string]*open{}
-	var out []Trade
-	for _, f := range fills {
+	out := make([]Trade, 0, sells)
+	for i := range fills {
+		f := &fills[i]
 		o := cur[f.Symbol]
-		if o == nil {
+		if o == nil || !o.active {
 			if f.Side != exchange.SideBuy {
 				continue // selling what was held before the run: not a round trip
 			}
-			o = &open{t: Trade{Symbol: f.Symbol, EntryTime: f.Time}}
-			cur[f.Symbol] = o
+			if o == nil {
+				o = new(open)
+				cur[f.Symbol] = o
+			}
+			*o = open{active: true, t: Trade{Symbol: f.Symbol, EntryTime: f.Time}}
 		}
-		o.t.Fees = o.t.Fees.Add(f.FeeQuote)
-		o.extFees = o.extFees.Add(f.FeeQuote.Sub(f.FeeInBase.Mul(f.Price)))
+		o.fees.Add(f.FeeQuote)
+		o.extFees.Add(f.FeeQuote)
+		o.extFees.SubMul(f.FeeInBase, f.Price)
 		if f.Side == exchange.SideBuy {
-			o.held = o.held.Add(f.Qty).Sub(f.FeeInBase)
-			o.cost = o.cost.Add(f.QuoteQty)
-			o.bought = o.bought.Add(f.Qty)
+			o.held.Add(f.Qty)
+			o.held.Sub(f.FeeInBase)
+			o.cost.Add(f.QuoteQty)
+			o.bought.Add(f.Qty)
 			continue
 		}
-		o.held = o.held.Sub(f.Qty)
-		o.proceeds = o.proceeds.Add(f.QuoteQty)
-		o.sold = o.sold.Add(f.Qty)
-		if o.held.IsPositive() && o.held.GreaterThanOrEqual(f.Step) {
+		o.held.Sub(f.Qty)
+		o.proceeds.Add(f.QuoteQty)
+		o.sold.Add(f.Qty)
+		if o.held.Sign() > 0 && o.held.Cmp(f.Step) >= 0 {
 			continue
 		}
 		t := o.t
 		t.ExitTime = f.Time
-		t.Qty = o.bought
-		t.EntryPrice = o.cost.Div(o.bought)
-		t.ExitPrice = o.proceeds.Div(o.sold)
-		t.PnL = o.proceeds.Sub(o.cost).Sub(o.extFees)
-		t.ReturnPct = t.PnL.Div(o.cost).InexactFloat64() * 100
+		t.Qty = o.bought.Decimal()
+		t.Fees = o.fees.Decimal()
+		t.EntryPrice = quo(&o.cost, &o.bought)
+		t.ExitPrice = quo(&o.proceeds, &o.sold)
+		pnl := o.proceeds
+		pnl.AddSum(o.cost, true)
+		pnl.AddSum(o.extFees, true)
+		t.PnL = pnl.Decimal()
+		t.ReturnPct = quoFloat(&pnl, &o.cost) * 100
 		out = append(out, t)
-		delete(cur, f.Symbol)
+		o.active = false
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].ExitTime.Before(out[j].ExitTime) })
+	// Fills come in time order, so the trades usually already are.
+	byExit := func(a, b Trade) int { return a.ExitTime.Compare(b.ExitTime) }
+	if !slices.IsSortedFunc(out, byExit) {
+		slices.SortStableFunc(out, byExit)
+	}
 	return out
 }
 

@@ -1,0 +1,267 @@
+package backtest
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/shopspring/decimal"
+)
+
+// Every decimal.Decimal result allocates a big.Int, and a long run folds
+// tens of thousands of fills into round trips and totals. decSum keeps
+// such a running sum exact in an int64 coefficient while the terms allow,
+// so adding to it allocates nothing; the values it hands out equal what
+// the same decimal arithmetic gives (reports print values, never the
+// coefficient and exponent a value happens to be stored as).
+
+// pow10u are the powers of ten that fit a uint64.
+var pow10u = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// decSum is an exact sum of decimals: c×10^exp while that fits an int64,
+// else (once a term or the sum does not) the decimal d. The zero value is
+// zero.
+type decSum struct {
+	c     int64
+	exp   int32
+	d     decimal.Decimal
+	isBig bool
+}
+
+// smallOf returns d's coefficient and exponent when the coefficient has at
+// most 18 digits (so it fits an int64 and negating it cannot overflow).
+func smallOf(d decimal.Decimal) (int64, int32, bool) {
+	if d.NumDigits() > 18 {
+		return 0, 0, false
+	}
+	return d.CoefficientInt64(), d.Exponent(), true
+}
+
+// scale10 returns c×10^k, or false when that overflows an int64.
+func scale10(c int64, k int32) (int64, bool) {
+	if k < 0 || int(k) >= len(pow10u) {
+		return 0, false
+	}
+	hi, lo := bits.Mul64(abs64(c), pow10u[k])
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, false
+	}
+	if c < 0 {
+		return -int64(lo), true
+	}
+	return int64(lo), true
+}
+
+func abs64(c int64) uint64 {
+	if c < 0 {
+		return uint64(-c)
+	}
+	return uint64(c)
+}
+
+// addSmall adds c×10^e, or reports false and leaves s as it was when the
+// sum does not fit.
+func (s *decSum) addSmall(c int64, e int32) bool {
+	switch {
+	case c == 0:
+		return true
+	case s.c == 0:
+		s.c, s.exp = c, e
+		return true
+	}
+	a, b, exp := s.c, c, s.exp
+	var ok bool
+	if e < exp {
+		a, ok = scale10(a, exp-e)
+		exp = e
+	} else {
+		b, ok = scale10(b, e-exp)
+	}
+	if !ok {
+		return false
+	}
+	r := a + b
+	if (a > 0 && b > 0 && r < 0) || (a < 0 && b < 0 && r >= 0) {
+		return false
+	}
+	s.c, s.exp = r, exp
+	return true
+}
+
+// toBig moves the sum to its decimal form for good.
+func (s *decSum) toBig() {
+	if !s.isBig {
+		s.d, s.isBig = s.Decimal(), true
+	}
+}
+
+// Add adds d.
+func (s *decSum) Add(d decimal.Decimal) {
+	if !s.isBig {
+		if c, e, ok := smallOf(d); ok && s.addSmall(c, e) {
+			return
+		}
+		s.toBig()
+	}
+	s.d = s.d.Add(d)
+}
+
+// Sub subtracts d.
+func (s *decSum) Sub(d decimal.Decimal) {
+	if !s.isBig {
+		if c, e, ok := smallOf(d); ok && s.addSmall(-c, e) {
+			return
+		}
+		s.toBig()
+	}
+	s.d = s.d.Sub(d)
+}
+
+// SubMul subtracts a×b.
+func (s *decSum) SubMul(a, b decimal.Decimal) {
+	if !s.isBig && (a.IsZero() || b.IsZero()) {
+		return
+	}
+	if !s.isBig {
+		ac, ae, aok := smallOf(a)
+		bc, be, bok := smallOf(b)
+		if aok && bok {
+			hi, lo := bits.Mul64(abs64(ac), abs64(bc))
+			if hi == 0 && lo <= math.MaxInt64 {
+				p := int64(lo)
+				if (ac < 0) == (bc < 0) {
+					p = -p
+				}
+				if s.addSmall(p, ae+be) {
+					return
+				}
+			}
+		}
+		s.toBig()
+	}
+	s.d = s.d.Sub(a.Mul(b))
+}
+
+// AddSum adds t (negated when neg).
+func (s *decSum) AddSum(t decSum, neg bool) {
+	if !s.isBig && !t.isBig {
+		c := t.c
+		if neg {
+			c = -c
+		}
+		// -MinInt64 overflows to itself: that one is left to the decimal.
+		if c != math.MinInt64 && s.addSmall(c, t.exp) {
+			return
+		}
+	}
+	s.toBig()
+	if neg {
+		s.d = s.d.Sub(t.Decimal())
+	} else {
+		s.d = s.d.Add(t.Decimal())
+	}
+}
+
+// Decimal is the sum as a decimal.
+func (s *decSum) Decimal() decimal.Decimal {
+	if s.isBig {
+		return s.d
+	}
+	return decimal.New(s.c, s.exp)
+}
+
+// Sign is -1, 0 or +1.
+func (s *decSum) Sign() int {
+	switch {
+	case s.isBig:
+		return s.d.Sign()
+	case s.c < 0:
+		return -1
+	case s.c > 0:
+		return 1
+	}
+	return 0
+}
+
+// Cmp compares the sum with d.
+func (s *decSum) Cmp(d decimal.Decimal) int {
+	if !s.isBig {
+		if c, e, ok := smallOf(d); ok {
+			a, b := s.c, c
+			var ok bool
+			if e < s.exp {
+				a, ok = scale10(a, s.exp-e)
+			} else {
+				b, ok = scale10(b, e-s.exp)
+			}
+			if ok {
+				switch {
+				case a < b:
+					return -1
+				case a > b:
+					return 1
+				}
+				return 0
+			}
+		}
+	}
+	return s.Decimal().Cmp(d)
+}
+
+// quo is a/b as Decimal.Div gives it: rounded half away from zero to
+// decimal.DivisionPrecision places.
+func quo(a, b *decSum) decimal.Decimal {
+	prec := int32(decimal.DivisionPrecision)
+	if q, ok := quoSmall(a, b, prec); ok {
+		return decimal.New(q, -prec)
+	}
+	return a.Decimal().DivRound(b.Decimal(), prec)
+}
+
+// quoFloat is quo(a, b).InexactFloat64().
+func quoFloat(a, b *decSum) float64 {
+	prec := int32(decimal.DivisionPrecision)
+	// The conversion Decimal.Float64 makes of a coefficient within ±2^53
+	// and a power of ten that is exact as a float64.
+	if q, ok := quoSmall(a, b, prec); ok && prec >= 0 && prec <= 22 && q >= -1<<53 && q <= 1<<53 {
+		return float64(q) / math.Pow10(int(prec))
+	}
+	return quo(a, b).InexactFloat64()
+}
+
+// quoSmall is the coefficient of quo(a, b) at exponent -prec when the
+// division fits 64 bits (128 for the scaled dividend).
+func quoSmall(a, b *decSum, prec int32) (int64, bool) {
+	if a.isBig || b.isBig || b.c == 0 {
+		return 0, false
+	}
+	// a/b×10^prec = a.c×10^e / b.c, with e as Decimal.QuoRem takes it.
+	e := int64(a.exp) - int64(b.exp) + int64(prec)
+	num, den := abs64(a.c), abs64(b.c)
+	var hi, lo uint64
+	switch {
+	case e >= int64(len(pow10u)) || -e >= int64(len(pow10u)):
+		return 0, false
+	case e >= 0:
+		hi, lo = bits.Mul64(num, pow10u[e])
+	default:
+		h, l := bits.Mul64(den, pow10u[-e])
+		if h != 0 {
+			return 0, false
+		}
+		lo, den = num, l
+	}
+	if hi >= den {
+		return 0, false // the quotient does not fit 64 bits
+	}
+	q, r := bits.Div64(hi, lo, den)
+	if q >= math.MaxInt64 {
+		return 0, false
+	}
+	if r >= den-r { // 2r ≥ den: round half away from zero, as DivRound
+		q++
+	}
+	if (a.c < 0) != (b.c < 0) {
+		return -int64(q), true
+	}
+	return int64(q), true
+}
