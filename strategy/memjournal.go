@@ -15,13 +15,21 @@ import (
 // concurrent use.
 type MemoryJournal struct {
 	mu      sync.Mutex
-	intents map[string]Intent
-	refused map[string]string // client order id → cause
+	intents map[string]struct{} // client order ids: only their uniqueness is read back
+	refused map[string]string   // client order id → cause
 	seen    map[fillKey]struct{}
-	fills   []JournalFill
-	state   map[string][]byte
-	runs    []Run
+	// fills are kept in blocks of fillBlock, so recording a fill never
+	// copies the ones before it; done holds the full blocks, joined into
+	// one when Fills is asked for a range spanning blocks.
+	done  [][]JournalFill
+	fills []JournalFill // the block being filled
+	nDone int           // fills in done
+	state map[string][]byte
+	runs  []Run
 }
+
+// fillBlock is how many fills a block holds (about 220 KB).
+const fillBlock = 1024
 
 type fillKey struct{ symbol, id string }
 
@@ -35,7 +43,7 @@ type JournalFill struct {
 
 // NewMemoryJournal returns an empty journal.
 func NewMemoryJournal() *MemoryJournal {
-	return &MemoryJournal{intents: map[string]Intent{}, refused: map[string]string{}, seen: map[fillKey]struct{}{},
+	return &MemoryJournal{intents: map[string]struct{}{}, refused: map[string]string{}, seen: map[fillKey]struct{}{},
 		state: map[string][]byte{}}
 }
 
@@ -45,11 +53,9 @@ var _ Journal = (*MemoryJournal)(nil)
 func (j *MemoryJournal) RecordIntent(_ context.Context, in Intent) (bool, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if _, ok := j.intents[in.ClientOrderID]; ok {
-		return false, nil
-	}
-	j.intents[in.ClientOrderID] = in
-	return true, nil
+	n := len(j.intents)
+	j.intents[in.ClientOrderID] = struct{}{}
+	return len(j.intents) > n, nil
 }
 
 // RecordAck implements Journal; an acknowledgement needs no memory here.
@@ -73,11 +79,19 @@ func (j *MemoryJournal) RecordOrder(context.Context, string, exchange.Order) err
 func (j *MemoryJournal) RecordFill(_ context.Context, instance, clientOrderID string, t exchange.OwnTrade) (bool, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	k := fillKey{t.Symbol, t.ID}
-	if _, ok := j.seen[k]; ok {
+	n := len(j.seen)
+	j.seen[fillKey{t.Symbol, t.ID}] = struct{}{} // one hash: the set grows only for a new fill
+	if len(j.seen) == n {
 		return false, nil
 	}
-	j.seen[k] = struct{}{}
+	if len(j.fills) == cap(j.fills) && len(j.fills) > 0 {
+		j.done = append(j.done, j.fills)
+		j.nDone += len(j.fills)
+		j.fills = nil
+	}
+	if j.fills == nil {
+		j.fills = make([]JournalFill, 0, fillBlock)
+	}
 	j.fills = append(j.fills, JournalFill{Instance: instance, ClientOrderID: clientOrderID, OwnTrade: t})
 	return true, nil
 }
@@ -108,10 +122,31 @@ func (j *MemoryJournal) RecordRun(_ context.Context, run Run) error {
 
 // Fills returns the fills recorded from the n-th on (0 for all), in the
 // order they were recorded. The slice is shared: do not modify it.
+// Asking for fills of the block being filled only (the new fills since the
+// last call, as a backtest does each bar) copies nothing.
 func (j *MemoryJournal) Fills(n int) []JournalFill {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.fills[min(n, len(j.fills)):]
+	n = max(n, 0)
+	if n >= j.nDone {
+		return j.fills[min(n-j.nDone, len(j.fills)):]
+	}
+	if last := j.done[len(j.done)-1]; n >= j.nDone-len(last) {
+		// Just past a block's end (new fills since the last call filled
+		// it): copy the few fills asked for rather than join all blocks.
+		off := n - (j.nDone - len(last))
+		return append(append(make([]JournalFill, 0, len(last)-off+len(j.fills)), last[off:]...), j.fills...)
+	}
+	// The range spans blocks: join them all into one, which also serves
+	// later calls.
+	all := make([]JournalFill, 0, j.nDone+len(j.fills))
+	for _, b := range j.done {
+		all = append(all, b...)
+	}
+	all = append(all, j.fills...)
+	j.done, j.nDone = nil, 0
+	j.fills = all
+	return all[n:]
 }
 
 // Refused returns why an order was refused, or "".

@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 
 	"github.com/spotbot/spotbot/exchange"
@@ -33,4 +34,52 @@ func TestMemoryJournal(t *testing.T) {
 	if j.Refused("b") != "no funds" || j.Refused("a") != "" || string(j.State("s")) != "x" || len(j.Runs()) != 1 {
 		t.Errorf("refused %q, state %q, runs %v", j.Refused("b"), j.State("s"), j.Runs())
 	}
+}
+
+// TestMemoryJournalFillBlocks records fills across several blocks and reads
+// them back from every kind of start: within the block being filled, across
+// blocks (which joins them) and after more fills follow a join.
+func TestMemoryJournalFillBlocks(t *testing.T) {
+	t.Parallel()
+	j, ctx := NewMemoryJournal(), t.Context()
+	record := func(from, to int) {
+		for i := from; i < to; i++ {
+			tr := exchange.OwnTrade{Symbol: "BTCUSDT", ID: strconv.Itoa(i)}
+			if ok, err := j.RecordFill(ctx, "s", "c"+tr.ID, tr); !ok || err != nil {
+				t.Fatalf("fill %d: inserted %v, err %v", i, ok, err)
+			}
+			if ok, _ := j.RecordFill(ctx, "s", "c"+tr.ID, tr); ok {
+				t.Fatalf("fill %d inserted twice", i)
+			}
+		}
+	}
+	check := func(n, total int) {
+		t.Helper()
+		fs := j.Fills(n)
+		want := max(total-n, 0)
+		if len(fs) != want {
+			t.Fatalf("Fills(%d) has %d fills, want %d", n, len(fs), want)
+		}
+		for i := range fs {
+			if id := strconv.Itoa(n + i); fs[i].ID != id || fs[i].ClientOrderID != "c"+id {
+				t.Fatalf("Fills(%d)[%d] = %s/%s, want %s", n, i, fs[i].ID, fs[i].ClientOrderID, id)
+			}
+		}
+	}
+	record(0, 2*fillBlock+5)
+	check(2*fillBlock+1, 2*fillBlock+5) // the block being filled
+	check(2*fillBlock+5, 2*fillBlock+5)
+	check(3*fillBlock, 2*fillBlock+5)
+	check(2*fillBlock-3, 2*fillBlock+5) // in the last full block: a copy
+	if j.nDone != 2*fillBlock {
+		t.Fatalf("a read of the last full block joined the blocks")
+	}
+	check(fillBlock-1, 2*fillBlock+5) // across blocks: joins
+	check(0, 2*fillBlock+5)
+	record(2*fillBlock+5, 4*fillBlock)
+	check(0, 4*fillBlock)
+	check(4*fillBlock-2, 4*fillBlock)
+	record(4*fillBlock, 4*fillBlock+1)
+	check(4*fillBlock, 4*fillBlock+1)
+	check(3, 4*fillBlock+1)
 }
