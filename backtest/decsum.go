@@ -169,6 +169,16 @@ func (s *decSum) Decimal() decimal.Decimal {
 	return decimal.New(s.c, s.exp)
 }
 
+// Float is Decimal().InexactFloat64().
+func (s *decSum) Float() float64 {
+	// Decimal.Float64's own exact case: a coefficient within ±2^53 and a
+	// power of ten that is exact as a float64.
+	if !s.isBig && s.exp <= 0 && s.exp >= -22 && s.c >= -1<<53 && s.c <= 1<<53 {
+		return float64(s.c) / math.Pow10(int(-s.exp))
+	}
+	return s.Decimal().InexactFloat64()
+}
+
 // Sign is -1, 0 or +1.
 func (s *decSum) Sign() int {
 	switch {

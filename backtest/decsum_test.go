@@ -84,6 +84,9 @@ func TestDecSumMatchesDecimal(t *testing.T) {
 			if got := s.Decimal(); !got.Equal(want) {
 				t.Fatalf("sum %s, want %s", got, want)
 			}
+			if got, w := s.Float(), want.InexactFloat64(); got != w {
+				t.Fatalf("%s as float = %v, want %v", want, got, w)
+			}
 			if s.Sign() != want.Sign() {
 				t.Fatalf("sign of %s: %d", want, s.Sign())
 			}

@@ -3,6 +3,8 @@ package backtest
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -39,9 +41,15 @@ type driver struct {
 
 	// holdings is the account derived from the starting balances and the
 	// fills: the engine's own ledger, checked against the exchange's at
-	// the end.
-	holdings map[string]decimal.Decimal
-	applied  int // fills folded into holdings
+	// the end. assets[i] holds holdings[i]; held[i] says whether the
+	// asset is in the ledger (a starting balance or touched by a fill).
+	assets   []string
+	holdings []decSum
+	held     []bool
+	base     []int // each symbol's base asset, an index into holdings
+	quoteOf  []int // each symbol's quote asset
+	quoteAt  int   // the valuation asset
+	applied  int   // fills folded into holdings
 	curve    []EquityPoint
 	exact    map[int]decimal.Decimal // exact equity by curve index
 	exposure Exposure
@@ -57,13 +65,19 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 		d.stepF[i] = decimal.New(1, -d.rules[i].QtyScale()).InexactFloat64()
 		total += len(d.s.Data[sym])
 	}
-	d.holdings = map[string]decimal.Decimal{}
-	for a, v := range d.s.Balances {
-		d.holdings[a] = v
+	for _, a := range slices.Sorted(maps.Keys(d.s.Balances)) {
+		i := d.asset(a)
+		d.holdings[i].Add(d.s.Balances[a])
+		d.held[i] = true
 	}
-	d.quoteF = d.holdings[d.quote].InexactFloat64()
+	d.quoteAt = d.asset(d.quote)
+	d.base, d.quoteOf = make([]int, n), make([]int, n)
+	for i := range d.rules {
+		d.base[i], d.quoteOf[i] = d.asset(d.rules[i].BaseAsset), d.asset(d.rules[i].QuoteAsset)
+	}
+	d.quoteF = d.holdings[d.quoteAt].Float()
 	for i := range d.symbols {
-		d.baseF[i] = d.holdings[d.rules[i].BaseAsset].InexactFloat64()
+		d.baseF[i] = d.holdings[d.base[i]].Float()
 	}
 	d.curve = make([]EquityPoint, 0, total/n+1)
 	d.exposure = make(Exposure, 0, (total/n)/64+1)
@@ -128,16 +142,28 @@ func (d *driver) sample() {
 // exactEquity is the account's equity in the quote asset at the current
 // closes.
 func (d *driver) exactEquity() decimal.Decimal {
-	eq := d.holdings[d.quote]
+	eq := d.holdings[d.quoteAt].Decimal()
 	for i := range d.symbols {
 		if !d.valued[i] {
 			continue
 		}
-		if q := d.holdings[d.rules[i].BaseAsset]; !q.IsZero() {
-			eq = eq.Add(q.Mul(d.last[i]))
+		if q := &d.holdings[d.base[i]]; q.Sign() != 0 {
+			eq = eq.Add(q.Decimal().Mul(d.last[i]))
 		}
 	}
 	return eq
+}
+
+// asset is the index of an asset in holdings, added (at zero, not yet
+// held) when new.
+func (d *driver) asset(a string) int {
+	if i := slices.Index(d.assets, a); i >= 0 {
+		return i
+	}
+	d.assets = append(d.assets, a)
+	d.holdings = append(d.holdings, decSum{})
+	d.held = append(d.held, false)
+	return len(d.assets) - 1
 }
 
 // applyNewFills folds the fills recorded since the last call into the
@@ -153,32 +179,37 @@ func (d *driver) applyNewFills() {
 // apply folds one fill into the ledger.
 func (d *driver) apply(f *Fill) {
 	r := d.rule(f.Symbol)
-	if r == nil {
+	if r < 0 {
 		return
 	}
+	b, q := d.base[r], d.quoteOf[r]
 	if f.IsBuyer {
-		d.holdings[r.BaseAsset] = d.holdings[r.BaseAsset].Add(f.Qty)
-		d.holdings[r.QuoteAsset] = d.holdings[r.QuoteAsset].Sub(f.QuoteQty)
+		d.holdings[b].Add(f.Qty)
+		d.holdings[q].Sub(f.QuoteQty)
 	} else {
-		d.holdings[r.BaseAsset] = d.holdings[r.BaseAsset].Sub(f.Qty)
-		d.holdings[r.QuoteAsset] = d.holdings[r.QuoteAsset].Add(f.QuoteQty)
+		d.holdings[b].Sub(f.Qty)
+		d.holdings[q].Add(f.QuoteQty)
 	}
+	d.held[b], d.held[q] = true, true
 	if f.CommissionAsset != "" {
-		d.holdings[f.CommissionAsset] = d.holdings[f.CommissionAsset].Sub(f.Commission)
+		c := d.asset(f.CommissionAsset)
+		d.holdings[c].Sub(f.Commission)
+		d.held[c] = true
 	}
-	d.quoteF = d.holdings[d.quote].InexactFloat64()
+	d.quoteF = d.holdings[d.quoteAt].Float()
 	for i := range d.symbols {
-		d.baseF[i] = d.holdings[d.rules[i].BaseAsset].InexactFloat64()
+		d.baseF[i] = d.holdings[d.base[i]].Float()
 	}
 }
 
-func (d *driver) rule(symbol string) *exchange.SymbolInfo {
+// rule is the index of a symbol's rules, or -1.
+func (d *driver) rule(symbol string) int {
 	for i := range d.rules {
 		if d.rules[i].Symbol == symbol {
-			return &d.rules[i]
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // result assembles the metrics, trades and ledger check.
@@ -201,8 +232,8 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 	}
 	// The ledger and the exchange must agree to the last digit; a
 	// difference is a bug in one of them, never rounding.
-	for a, v := range d.holdings {
-		if !bal[a].Equal(v) {
+	for i, a := range d.assets {
+		if v := d.holdings[i].Decimal(); d.held[i] && !bal[a].Equal(v) {
 			return nil, fmt.Errorf("backtest: ledger %s %s differs from the exchange's %s", a, v, bal[a])
 		}
 	}
@@ -210,12 +241,17 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 	res := &Result{Curve: d.curve, Exact: d.exact, Exposure: d.exposure, Fills: fills, Balances: bal, BuyHold: map[string][2]decimal.Decimal{},
 		Stopped: stopped(d.rt.Instances())}
 	records := make([]FillRecord, 0, len(fills))
-	fees, volume := decimal.Zero, decimal.Zero
+	steps := make([]decimal.Decimal, len(d.rules))
+	for i := range d.rules {
+		steps[i] = decimal.New(1, -d.rules[i].QtyScale())
+	}
+	var fees, volume decSum
 	for i := range fills {
 		f := &fills[i]
-		r := d.rule(f.Symbol)
+		ri := d.rule(f.Symbol)
+		r := &d.rules[ri]
 		rec := FillRecord{Symbol: f.Symbol, Side: exchange.SideSell, Price: f.Price, Qty: f.Qty, QuoteQty: f.QuoteQty, Time: f.Time,
-			Step: decimal.New(1, -r.QtyScale())}
+			Step: steps[ri]}
 		if f.IsBuyer {
 			rec.Side = exchange.SideBuy
 		}
@@ -229,8 +265,8 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 		default:
 			rec.FeeQuote = f.Commission.Mul(d.price(f.CommissionAsset + r.QuoteAsset))
 		}
-		fees = fees.Add(rec.FeeQuote)
-		volume = volume.Add(f.QuoteQty)
+		fees.Add(rec.FeeQuote)
+		volume.Add(f.QuoteQty)
 		records = append(records, rec)
 	}
 	res.Trades = RoundTrips(records)
@@ -248,7 +284,7 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 		bh /= float64(traded)
 	}
 	st := d.rt.Stats()
-	res.Metrics = Compute(ComputeInput{Curve: d.curve, Exact: d.exact, Exposed: d.exposure, Trades: res.Trades, Fees: fees, Volume: volume,
+	res.Metrics = Compute(ComputeInput{Curve: d.curve, Exact: d.exact, Exposed: d.exposure, Trades: res.Trades, Fees: fees.Decimal(), Volume: volume.Decimal(),
 		BuyHoldPct: bh, Rejected: st.Refused})
 	return res, nil
 }

@@ -420,14 +420,14 @@ func tradeStats(m *Metrics, trades []Trade) {
 	var wins int
 	var gross, loss float64
 	pnl := make([]float64, len(trades))
-	sumPnL := decimal.Zero
+	var sumPnL decSum
 	var sumRet float64
 	var sumDur, maxDur time.Duration
 	m.BestTradePct, m.WorstTradePct = math.Inf(-1), math.Inf(1)
 	for i, t := range trades {
 		p := t.PnL.InexactFloat64()
 		pnl[i] = p
-		sumPnL = sumPnL.Add(t.PnL)
+		sumPnL.Add(t.PnL)
 		if p > 0 {
 			wins++
 			gross += p
@@ -448,7 +448,7 @@ func tradeStats(m *Metrics, trades []Trade) {
 	if loss > 0 {
 		m.ProfitFactor = gross / loss
 	}
-	m.Expectancy = sumPnL.Div(decimal.NewFromInt(int64(len(trades)))).StringFixed(8)
+	m.Expectancy = sumPnL.Decimal().Div(decimal.NewFromInt(int64(len(trades)))).StringFixed(8)
 	if len(trades) > 1 {
 		mean, sd := meanStd(pnl)
 		if sd > 0 {
