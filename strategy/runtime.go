@@ -81,7 +81,9 @@ type Runtime struct {
 	bal    map[string]exchange.Balance
 	stale  bool // balances need a refresh
 	orders map[string]*tracked
-	open   []*tracked // not final, in placement order
+	open   []*tracked           // not final, in placement order
+	es     exchange.EventSource // the Trader's, when it has one
+	hint   eventHint            // the EventSource's, when it has one
 	events []exchange.OrderEvent
 	seq    int64
 	stats  Stats
@@ -141,13 +143,18 @@ func New(opts Options) (*Runtime, error) {
 	if opts.BaseInterval != "" && !opts.BaseInterval.Valid() {
 		return nil, fmt.Errorf("strategy: base interval %q is not a wire interval", opts.BaseInterval)
 	}
-	return &Runtime{
+	r := &Runtime{
 		opts: opts, log: opts.Logger, ctx: context.Background(),
 		feeds: map[Feed]*feedState{},
 		rules: map[string]*exchange.SymbolInfo{}, last: map[string]*decimal.Decimal{},
 		bal: map[string]exchange.Balance{}, stale: true, orders: map[string]*tracked{},
 		stats: Stats{Refused: map[string]int{}},
-	}, nil
+	}
+	if es, ok := opts.Trader.(exchange.EventSource); ok {
+		r.es = es
+		r.hint, _ = es.(eventHint)
+	}
+	return r, nil
 }
 
 // Add registers an instance built from cfg. Instances must be added before

@@ -15,28 +15,43 @@ import (
 // not know was never placed. Each fill reaches the strategy exactly once.
 func (r *Runtime) Sync(ctx context.Context) error {
 	r.ctx = ctx
-	if es, ok := r.opts.Trader.(exchange.EventSource); ok {
-		r.events = es.DrainEvents(r.events[:0])
-		for i := range r.events {
-			ev := &r.events[i]
-			t, ok := r.orders[ev.Order.ClientOrderID]
-			if !ok {
-				continue // not ours (another client of the account)
-			}
-			t.unknown = false
-			for _, tr := range ev.Trades {
-				r.applyTrade(t, tr)
-			}
-			r.applyOrder(t, ev.Order)
-		}
-		for i := range r.events {
-			r.events[i] = exchange.OrderEvent{}
+	if r.es != nil {
+		if r.hint == nil || r.hint.MayHaveEvents() {
+			r.drain()
 		}
 		if !r.anyUnknown() {
 			return nil
 		}
 	}
 	return r.poll(ctx)
+}
+
+// eventHint is an optional capability of an exchange.EventSource (the
+// simulator has it): MayHaveEvents false means DrainEvents would return
+// nothing, known without the lock a drain takes. A backtest syncs every
+// bar and has events on few of them.
+type eventHint interface {
+	MayHaveEvents() bool
+}
+
+// drain applies the port's events.
+func (r *Runtime) drain() {
+	r.events = r.es.DrainEvents(r.events[:0])
+	for i := range r.events {
+		ev := &r.events[i]
+		t, ok := r.orders[ev.Order.ClientOrderID]
+		if !ok {
+			continue // not ours (another client of the account)
+		}
+		t.unknown = false
+		for _, tr := range ev.Trades {
+			r.applyTrade(t, tr)
+		}
+		r.applyOrder(t, ev.Order)
+	}
+	for i := range r.events {
+		r.events[i] = exchange.OrderEvent{}
+	}
 }
 
 func (r *Runtime) anyUnknown() bool {
@@ -50,7 +65,7 @@ func (r *Runtime) anyUnknown() bool {
 
 // poll queries open orders in placement order (deterministic).
 func (r *Runtime) poll(ctx context.Context) error {
-	_, events := r.opts.Trader.(exchange.EventSource)
+	events := r.es != nil
 	open := append([]*tracked(nil), r.open...)
 	var firstErr error
 	for _, t := range open {
