@@ -18,7 +18,38 @@ type tracked struct {
 	order   Order
 	unknown bool // sending it had an unknown outcome: resolve by query
 	final   bool
-	trades  map[string]struct{}
+	trades  tradeIDs // applied
+}
+
+// tradeIDs is a set of trade ids. Most orders fill in one trade, so the
+// first id is held inline and only a second one makes a map.
+type tradeIDs struct {
+	first string
+	n     int
+	rest  map[string]struct{}
+}
+
+func (s *tradeIDs) has(id string) bool {
+	if s.n == 0 {
+		return false
+	}
+	if s.first == id {
+		return true
+	}
+	_, ok := s.rest[id]
+	return ok
+}
+
+func (s *tradeIDs) add(id string) {
+	switch {
+	case s.n == 0:
+		s.first = id
+	case s.rest == nil:
+		s.rest = map[string]struct{}{id: {}}
+	default:
+		s.rest[id] = struct{}{}
+	}
+	s.n++
 }
 
 // gateView is the runtime's state as the risk gate sees it.
@@ -102,13 +133,24 @@ func (r *Runtime) record(in *instance, o exchange.NewOrder) (*tracked, error) {
 	if !created {
 		return nil, fmt.Errorf("strategy: client order id %s already used", o.NewClientOrderID)
 	}
-	t := &tracked{inst: in, order: orderOf(o)}
+	t := r.newTracked()
+	*t = tracked{inst: in, order: orderOf(o)}
 	if in.runOrders != nil {
 		in.runOrders = append(in.runOrders, o.NewClientOrderID)
 	}
 	r.orders[o.NewClientOrderID] = t
 	r.open = append(r.open, t)
 	return t, nil
+}
+
+// newTracked returns a zero tracked order from a block: orders are kept
+// for the runtime's life (r.orders), so a block is never freed early.
+func (r *Runtime) newTracked() *tracked {
+	if len(r.trackedBlock) == cap(r.trackedBlock) {
+		r.trackedBlock = make([]tracked, 0, 64)
+	}
+	r.trackedBlock = r.trackedBlock[:len(r.trackedBlock)+1]
+	return &r.trackedBlock[len(r.trackedBlock)-1]
 }
 
 // afterSend handles the result of sending an order.

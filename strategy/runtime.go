@@ -81,13 +81,15 @@ type Runtime struct {
 	bal    map[string]exchange.Balance
 	stale  bool // balances need a refresh
 	orders map[string]*tracked
-	open   []*tracked           // not final, in placement order
-	es     exchange.EventSource // the Trader's, when it has one
-	hint   eventHint            // the EventSource's, when it has one
-	events []exchange.OrderEvent
-	seq    int64
-	stats  Stats
-	killed bool
+	// trackedBlock is where new tracked orders are allocated from.
+	trackedBlock []tracked
+	open         []*tracked           // not final, in placement order
+	es           exchange.EventSource // the Trader's, when it has one
+	hint         eventHint            // the EventSource's, when it has one
+	events       []exchange.OrderEvent
+	seq          int64
+	stats        Stats
+	killed       bool
 }
 
 // feedState is everything a bar of one feed touches, found with one map

@@ -162,10 +162,7 @@ func (r *Runtime) applyOrder(t *tracked, o exchange.Order) {
 
 // applyTrade records a fill once and delivers it.
 func (r *Runtime) applyTrade(t *tracked, tr exchange.OwnTrade) {
-	if t.trades == nil {
-		t.trades = map[string]struct{}{}
-	}
-	if _, seen := t.trades[tr.ID]; seen {
+	if t.trades.has(tr.ID) {
 		return
 	}
 	inserted, err := r.opts.Journal.RecordFill(r.ctx, t.inst.id, t.order.ClientOrderID, tr)
@@ -173,7 +170,7 @@ func (r *Runtime) applyTrade(t *tracked, tr exchange.OwnTrade) {
 		t.inst.log.Error("recording fill failed", slog.String("client_order_id", t.order.ClientOrderID), slog.Any("err", err))
 		return // not marked seen: retried on the next sync
 	}
-	t.trades[tr.ID] = struct{}{}
+	t.trades.add(tr.ID)
 	if !inserted {
 		return // delivered before a restart
 	}

@@ -98,3 +98,20 @@ func TestSyncFromEvents(t *testing.T) {
 		})
 	}
 }
+
+func TestTradeIDs(t *testing.T) {
+	t.Parallel()
+	var s tradeIDs
+	var log []string
+	for _, id := range []string{"", "7", "", "8", "7", "9", "8"} {
+		if !s.has(id) {
+			s.add(id)
+			log = append(log, "+"+id)
+		} else {
+			log = append(log, "="+id)
+		}
+	}
+	if got := strings.Join(log, " "); got != "+ +7 = +8 =7 +9 =8" || s.n != 4 {
+		t.Errorf("%s (n=%d)", got, s.n)
+	}
+}
