@@ -26,14 +26,18 @@ type driver struct {
 	symbols []string
 	rules   []exchange.SymbolInfo
 	quote   string
-	journal *strategy.MemoryJournal
+	journal *journal
 
 	last  []decimal.Decimal
 	first []decimal.Decimal // first trading close per symbol
 	// Float shadows of the ledger and closes for the per-bar equity; a
-	// symbol is valued only when quoted in the valuation asset.
+	// symbol is valued only when quoted in the valuation asset (and once
+	// it has a bar). A close is converted only when a position needs it:
+	// staleF marks a close newer than its float.
+	quoted []bool
 	valued []bool
 	lastF  []float64
+	staleF []bool
 	baseF  []float64
 	stepF  []float64
 	quoteF float64
@@ -61,7 +65,9 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	d.first = make([]decimal.Decimal, n)
 	total := 0
 	d.valued, d.lastF, d.baseF, d.stepF = make([]bool, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	d.quoted, d.staleF = make([]bool, n), make([]bool, n)
 	for i, sym := range d.symbols {
+		d.quoted[i] = d.rules[i].QuoteAsset == d.quote
 		d.stepF[i] = decimal.New(1, -d.rules[i].QtyScale()).InexactFloat64()
 		total += len(d.s.Data[sym])
 	}
@@ -88,8 +94,8 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 		SetClock: func(t time.Time) { d.clock.t = t },
 		Bar: func(i int, k exchange.Kline, live bool) {
 			d.last[i] = k.Close
-			d.lastF[i] = k.Close.InexactFloat64()
-			d.valued[i] = d.rules[i].QuoteAsset == d.quote
+			d.staleF[i] = true
+			d.valued[i] = d.quoted[i]
 			if live && d.first[i].IsZero() {
 				d.first[i] = k.Close
 			}
@@ -125,6 +131,9 @@ func (d *driver) sample() {
 		q := d.baseF[i]
 		if q == 0 || !d.valued[i] {
 			continue
+		}
+		if d.staleF[i] {
+			d.lastF[i], d.staleF[i] = d.last[i].InexactFloat64(), false
 		}
 		v += q * d.lastF[i]
 		if q >= d.stepF[i] {
@@ -169,6 +178,9 @@ func (d *driver) asset(a string) int {
 // applyNewFills folds the fills recorded since the last call into the
 // ledger.
 func (d *driver) applyNewFills() {
+	if d.journal.fills.Load() == int64(d.applied) {
+		return
+	}
 	fs := d.journal.Fills(d.applied)
 	for i := range fs {
 		d.apply(&fs[i])

@@ -143,7 +143,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	j := strategy.NewMemoryJournal()
+	j := &journal{MemoryJournal: strategy.NewMemoryJournal()}
 	clock := &simClock{t: start}
 	// The runtime values the account each bar only for the kill switch.
 	valuation := ""

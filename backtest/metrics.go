@@ -231,10 +231,17 @@ func periodsPerYear(curve []EquityPoint) float64 {
 	}
 	// Bars are evenly spaced but for gaps, so a count per distinct spacing
 	// finds the median without sorting a million of them.
+	// Counted a run of equal spacings at a time: one map update per gap.
 	counts := map[int64]int{}
+	gap, run := curve[1].At-curve[0].At, 0
 	for i := 1; i < len(curve); i++ {
-		counts[curve[i].At-curve[i-1].At]++
+		if g := curve[i].At - curve[i-1].At; g != gap {
+			counts[gap] += run
+			gap, run = g, 0
+		}
+		run++
 	}
+	counts[gap] += run
 	gaps := make([]int64, 0, len(counts))
 	for g := range counts {
 		gaps = append(gaps, g)
@@ -290,8 +297,13 @@ func Compute(in ComputeInput) Metrics {
 	for i, p := range c {
 		// An equal value goes to the later point when only it carries an
 		// exact value (producers compute it at new peaks).
-		if _, ok := in.Exact[i]; p.Value > c[peak].Value || (p.Value == c[peak].Value && ok) {
+		switch {
+		case p.Value > c[peak].Value:
 			peak = i
+		case p.Value == c[peak].Value:
+			if _, ok := in.Exact[i]; ok {
+				peak = i
+			}
 		}
 	}
 	m.EquityPeak = exactAt(c, in.Exact, peak)
