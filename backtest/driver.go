@@ -54,7 +54,7 @@ type driver struct {
 	quoteOf  []int // each symbol's quote asset
 	quoteAt  int   // the valuation asset
 	applied  int   // fills folded into holdings
-	curve    []EquityPoint
+	curve    Curve
 	exact    map[int]decimal.Decimal // exact equity by curve index
 	exposure Exposure
 }
@@ -85,7 +85,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	for i := range d.symbols {
 		d.baseF[i] = d.holdings[d.base[i]].Float()
 	}
-	d.curve = make([]EquityPoint, 0, total/n+1)
+	d.curve.Values = make([]float64, 0, total/n+1)
 	d.exposure = make(Exposure, 0, (total/n)/64+1)
 	d.exact = map[int]decimal.Decimal{}
 	step := max(total/1000, 1)
@@ -140,12 +140,13 @@ func (d *driver) sample() {
 			exposed = true // a residue below the quantity step cannot be sold
 		}
 	}
-	if len(d.curve) == 0 || v > d.peak {
-		d.exact[len(d.curve)] = d.exactEquity()
+	n := d.curve.Len()
+	if n == 0 || v > d.peak {
+		d.exact[n] = d.exactEquity()
 		d.peak = v
 	}
-	d.exposure.mark(len(d.curve), exposed)
-	d.curve = append(d.curve, EquityPoint{At: d.clock.t.UnixMilli(), Value: v})
+	d.exposure.mark(n, exposed)
+	d.curve.Append(d.clock.t.UnixMilli(), v)
 }
 
 // exactEquity is the account's equity in the quote asset at the current
@@ -227,12 +228,12 @@ func (d *driver) rule(symbol string) int {
 // result assembles the metrics, trades and ledger check.
 func (d *driver) result(ctx context.Context) (*Result, error) {
 	d.applyNewFills()
-	if n := len(d.curve); n > 0 {
+	if n := d.curve.Len(); n > 0 {
 		// The last point is the ledger at the last closes, fills of the
 		// final Sync included.
 		eq := d.exactEquity()
 		d.exact[n-1] = eq
-		d.curve[n-1].Value = eq.InexactFloat64()
+		d.curve.Values[n-1] = eq.InexactFloat64()
 	}
 	acct, err := d.x.Master().Account(ctx)
 	if err != nil {

@@ -71,7 +71,7 @@ type Fill = strategy.JournalFill
 // Result is what a backtest produced.
 type Result struct {
 	Metrics Metrics
-	Curve   []EquityPoint
+	Curve   Curve
 	// Exact is the exact equity of the first and last point and of each
 	// new peak, by curve index.
 	Exact map[int]decimal.Decimal

@@ -99,10 +99,10 @@ func limit(sym string, side exchange.Side, qty, price string) exchange.NewOrder 
 	return exchange.NewOrder{Symbol: sym, Side: side, Type: exchange.TypeLimit, Quantity: dec(qty), Price: dec(price)}
 }
 
-func curveText(c []EquityPoint) string {
-	parts := make([]string, len(c))
-	for i, p := range c {
-		parts[i] = strconv.FormatFloat(p.Value, 'f', 6, 64)
+func curveText(c Curve) string {
+	parts := make([]string, c.Len())
+	for i, v := range c.Values {
+		parts[i] = strconv.FormatFloat(v, 'f', 6, 64)
 	}
 	return strings.Join(parts, " ")
 }

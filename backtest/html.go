@@ -182,9 +182,9 @@ func priceChart(sym string, bars []exchange.Kline, fills []Fill) chart {
 
 // equityCharts plots equity against buy-and-hold, and the drawdown.
 func equityCharts(res *Result, s Spec) (chart, chart) {
-	eq := series{t: make([]time.Time, len(res.Curve)), v: make([]float64, len(res.Curve))}
+	eq := series{t: make([]time.Time, res.Curve.Len()), v: make([]float64, res.Curve.Len())}
 	dd := series{t: eq.t, v: DrawdownSeries(res.Curve)}
-	for i, p := range res.Curve {
+	for i, p := range res.Curve.All() {
 		eq.t[i], eq.v[i] = p.Time(), p.Value
 		dd.v[i] *= -100
 	}
@@ -207,11 +207,11 @@ func equityCharts(res *Result, s Spec) (chart, chart) {
 // symbols at their first close and held: the benchmark the buy-and-hold
 // return metric measures.
 func buyHoldSeries(res *Result, s Spec) series {
-	if len(res.Curve) == 0 || len(res.BuyHold) == 0 {
+	if res.Curve.Len() == 0 || len(res.BuyHold) == 0 {
 		return series{}
 	}
-	start := res.Curve[0].Value
-	out := series{t: make([]time.Time, 0, len(res.Curve)), v: make([]float64, 0, len(res.Curve))}
+	start := res.Curve.Values[0]
+	out := series{t: make([]time.Time, 0, res.Curve.Len()), v: make([]float64, 0, res.Curve.Len())}
 	type held struct {
 		bars  []exchange.Kline
 		i     int
@@ -226,7 +226,7 @@ func buyHoldSeries(res *Result, s Spec) series {
 	for _, sym := range syms {
 		hs = append(hs, &held{bars: s.Data[sym], first: res.BuyHold[sym][0].InexactFloat64()})
 	}
-	for _, p := range res.Curve {
+	for _, p := range res.Curve.All() {
 		pt := p.Time()
 		var v float64
 		for _, h := range hs {

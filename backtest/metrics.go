@@ -12,16 +12,6 @@ import (
 	"github.com/spotbot/spotbot/exchange"
 )
 
-// EquityPoint is the account's mark-to-market value at a bar's close, in
-// the quote asset. It holds no pointers, so a curve of a million points is
-// one flat allocation the garbage collector never scans. Value is what the
-// statistics use; the exact decimal values of the points reports print
-// (first, last, each new peak) are kept beside the curve (Result.Exact).
-type EquityPoint struct {
-	At    int64 // the bar's close, milliseconds since the epoch
-	Value float64
-}
-
 // Exposure marks, a bit per curve point, the points at which some position
 // was held; kept apart from the curve so a point stays 16 bytes.
 type Exposure []uint64
@@ -51,29 +41,26 @@ func (e *Exposure) mark(i int, held bool) {
 
 // DrawdownSeries returns each point's drawdown below the running peak, as
 // a fraction (0 at a new peak), for reports.
-func DrawdownSeries(c []EquityPoint) []float64 {
-	out := make([]float64, len(c))
+func DrawdownSeries(c Curve) []float64 {
+	out := make([]float64, len(c.Values))
 	peak := math.Inf(-1)
-	for i, p := range c {
-		if p.Value >= peak {
-			peak = p.Value
+	for i, v := range c.Values {
+		if v >= peak {
+			peak = v
 			continue
 		}
-		out[i] = (peak - p.Value) / peak
+		out[i] = (peak - v) / peak
 	}
 	return out
 }
 
-// Time is the point's time in UTC.
-func (p EquityPoint) Time() time.Time { return time.UnixMilli(p.At).UTC() }
-
 // exactAt returns the exact equity of point i when known, else its value
 // as text.
-func exactAt(c []EquityPoint, exact map[int]decimal.Decimal, i int) string {
+func exactAt(c Curve, exact map[int]decimal.Decimal, i int) string {
 	if d, ok := exact[i]; ok {
 		return d.String()
 	}
-	return strconv.FormatFloat(c[i].Value, 'f', -1, 64)
+	return strconv.FormatFloat(c.Values[i], 'f', -1, 64)
 }
 
 // Trade is a round trip in one symbol: from a flat position to a position
@@ -225,29 +212,22 @@ type Metrics struct {
 // periodsPerYear derives the sampling rate from the data's calendar: a year
 // of 365.25 days divided by the median spacing of the equity samples.
 // Crypto markets trade every day, so no trading-day calendar applies.
-func periodsPerYear(curve []EquityPoint) float64 {
-	if len(curve) < 2 {
+func periodsPerYear(curve Curve) float64 {
+	if curve.Len() < 2 {
 		return 0
 	}
 	// Bars are evenly spaced but for gaps, so a count per distinct spacing
 	// finds the median without sorting a million of them.
-	// Counted a run of equal spacings at a time: one map update per gap.
 	counts := map[int64]int{}
-	gap, run := curve[1].At-curve[0].At, 0
-	for i := 1; i < len(curve); i++ {
-		if g := curve[i].At - curve[i-1].At; g != gap {
-			counts[gap] += run
-			gap, run = g, 0
-		}
-		run++
+	for gap, n := range curve.spacings() {
+		counts[gap] += n
 	}
-	counts[gap] += run
 	gaps := make([]int64, 0, len(counts))
 	for g := range counts {
 		gaps = append(gaps, g)
 	}
 	slices.Sort(gaps)
-	mid, seen := (len(curve)-1)/2, 0 // index of the median among the sorted spacings
+	mid, seen := (curve.Len()-1)/2, 0 // index of the median among the sorted spacings
 	var med int64
 	for _, g := range gaps {
 		seen += counts[g]
@@ -264,7 +244,7 @@ func periodsPerYear(curve []EquityPoint) float64 {
 
 // ComputeInput is everything Compute needs.
 type ComputeInput struct {
-	Curve []EquityPoint
+	Curve Curve
 	// Exact holds the exact equity of some points by index; the first,
 	// last and peak values are printed from it when present.
 	Exact map[int]decimal.Decimal
@@ -281,34 +261,35 @@ type ComputeInput struct {
 // Compute derives the metrics; each formula is written in docs/metrics.md.
 func Compute(in ComputeInput) Metrics {
 	m := Metrics{Rejected: in.Rejected, FeesPaid: in.Fees.String(), Volume: in.Volume.String(),
-		BudgetWait: in.BudgetWait.String(), BuyHoldPct: in.BuyHoldPct, Bars: len(in.Curve), Expectancy: "0"}
+		BudgetWait: in.BudgetWait.String(), BuyHoldPct: in.BuyHoldPct, Bars: in.Curve.Len(), Expectancy: "0"}
 	if m.Rejected == nil {
 		m.Rejected = map[string]int{}
 	}
-	c := in.Curve
+	cv := in.Curve
+	c := cv.Values
 	if len(c) == 0 {
 		return m
 	}
-	m.Start, m.End = c[0].Time(), c[len(c)-1].Time()
+	m.Start, m.End = cv.Point(0).Time(), cv.Point(len(c)-1).Time()
 	dur := m.End.Sub(m.Start)
 	m.Duration = dur.String()
-	m.EquityStart, m.EquityFinal = exactAt(c, in.Exact, 0), exactAt(c, in.Exact, len(c)-1)
+	m.EquityStart, m.EquityFinal = exactAt(cv, in.Exact, 0), exactAt(cv, in.Exact, len(c)-1)
 	peak := 0
-	for i, p := range c {
+	for i, v := range c {
 		// An equal value goes to the later point when only it carries an
 		// exact value (producers compute it at new peaks).
 		switch {
-		case p.Value > c[peak].Value:
+		case v > c[peak]:
 			peak = i
-		case p.Value == c[peak].Value:
+		case v == c[peak]:
 			if _, ok := in.Exact[i]; ok {
 				peak = i
 			}
 		}
 	}
-	m.EquityPeak = exactAt(c, in.Exact, peak)
+	m.EquityPeak = exactAt(cv, in.Exact, peak)
 	m.ExposurePct = 100 * float64(in.Exposed.Count()) / float64(len(c))
-	f0, f1 := c[0].Value, c[len(c)-1].Value
+	f0, f1 := c[0], c[len(c)-1]
 	if f0 > 0 {
 		m.ReturnPct = (f1/f0 - 1) * 100
 		if years := dur.Hours() / (365.25 * 24); years > 0 && f1 > 0 {
@@ -320,8 +301,8 @@ func Compute(in ComputeInput) Metrics {
 	// of a million returns: the mean first, then the squared deviations,
 	// summed in the same order as a slice would be.
 	ret := func(i int) (float64, bool) {
-		a := c[i-1].Value
-		return c[i].Value/a - 1, a > 0
+		a := c[i-1]
+		return c[i]/a - 1, a > 0
 	}
 	var n int
 	var sum float64
@@ -331,7 +312,7 @@ func Compute(in ComputeInput) Metrics {
 			n++
 		}
 	}
-	ppy := periodsPerYear(c)
+	ppy := periodsPerYear(cv)
 	m.PeriodsPerYear = ppy
 	if n > 1 && ppy > 0 && f0 > 0 && f1 > 0 {
 		m.AnnReturnPct = (math.Pow(f1/f0, ppy/float64(n)) - 1) * 100
@@ -357,7 +338,7 @@ func Compute(in ComputeInput) Metrics {
 		}
 	}
 
-	maxDD, maxDur, avgDD := drawdowns(c)
+	maxDD, maxDur, avgDD := drawdowns(&cv)
 	m.MaxDrawdownPct, m.MaxDrawdownDur, m.AvgDrawdownPct = maxDD*100, maxDur.String(), avgDD*100
 	if maxDD > 0 {
 		m.Calmar = m.CAGRPct / (maxDD * 100)
@@ -383,21 +364,21 @@ func meanStd(x []float64) (mean, sd float64) {
 // (a fraction of the running peak), the longest time from a peak to the
 // recovery of that peak (or to the end), and the mean depth of the separate
 // drawdown periods.
-func drawdowns(c []EquityPoint) (maxDD float64, maxDur time.Duration, avg float64) {
-	peak := c[0].Value
-	peakAt := c[0].At
+func drawdowns(c *Curve) (maxDD float64, maxDur time.Duration, avg float64) {
+	peak := c.Values[0]
+	peakAt := c.At(0)
 	var depth float64 // of the current period
 	var depths []float64
-	for i := range c {
-		v := c[i].Value
+	for _, p := range c.All() {
+		v := p.Value
 		if v >= peak {
 			if depth > 0 {
 				depths = append(depths, depth)
-				if d := time.Duration(c[i].At-peakAt) * time.Millisecond; d > maxDur {
+				if d := time.Duration(p.At-peakAt) * time.Millisecond; d > maxDur {
 					maxDur = d
 				}
 			}
-			peak, peakAt, depth = v, c[i].At, 0
+			peak, peakAt, depth = v, p.At, 0
 			continue
 		}
 		dd := (peak - v) / peak
@@ -410,7 +391,7 @@ func drawdowns(c []EquityPoint) (maxDD float64, maxDur time.Duration, avg float6
 	}
 	if depth > 0 {
 		depths = append(depths, depth)
-		if d := time.Duration(c[len(c)-1].At-peakAt) * time.Millisecond; d > maxDur {
+		if d := time.Duration(c.At(c.Len()-1)-peakAt) * time.Millisecond; d > maxDur {
 			maxDur = d
 		}
 	}

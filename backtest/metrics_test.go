@@ -47,11 +47,11 @@ func TestCompute(t *testing.T) {
 	day := 24 * time.Hour
 	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	vals := []string{"100", "110", "99", "121", "110"}
-	curve := make([]EquityPoint, len(vals))
+	var curve Curve
 	exact := map[int]decimal.Decimal{}
 	var exposed Exposure
 	for i, v := range vals {
-		curve[i] = EquityPoint{At: t0.Add(time.Duration(i) * day).UnixMilli(), Value: dec(v).InexactFloat64()}
+		curve.Append(t0.Add(time.Duration(i)*day).UnixMilli(), dec(v).InexactFloat64())
 		exposed.mark(i, i%2 == 1)
 		exact[i] = dec(v)
 	}

@@ -196,7 +196,7 @@ func WriteEquityCSV(w io.Writer, res *Result) error {
 		return err
 	}
 	dd := DrawdownSeries(res.Curve)
-	for i, p := range res.Curve {
+	for i, p := range res.Curve.All() {
 		if err := cw.Write([]string{stamp(p.Time()), strconv.FormatFloat(p.Value, 'f', 8, 64), strconv.FormatFloat(dd[i]*100, 'f', 6, 64),
 			strconv.FormatBool(res.Exposure.Held(i))}); err != nil {
 			return err

@@ -150,8 +150,8 @@ func TestWalkForward(t *testing.T) {
 			t.Errorf("window %d does not start where %d ended", i, i-1)
 		}
 	}
-	if res.Aggregate.EquityStart != "10000" || len(res.Curve) == 0 {
-		t.Errorf("aggregate start %s, %d points", res.Aggregate.EquityStart, len(res.Curve))
+	if res.Aggregate.EquityStart != "10000" || res.Curve.Len() == 0 {
+		t.Errorf("aggregate start %s, %d points", res.Aggregate.EquityStart, res.Curve.Len())
 	}
 	// The chained exposure is the windows' exposure together.
 	held := 0

@@ -39,7 +39,7 @@ type Window struct {
 type WalkForwardResult struct {
 	Windows   []Window
 	Aggregate Metrics
-	Curve     []EquityPoint
+	Curve     Curve
 	Exact     map[int]decimal.Decimal // exact equity by curve index
 	Exposure  Exposure                // points at which a position was held
 	Trades    []Trade
@@ -91,18 +91,17 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 		}
 		w.Test = res.Metrics
 		out.Windows = append(out.Windows, w)
-		if len(res.Curve) == 0 {
+		if res.Curve.Len() == 0 {
 			continue
 		}
 		// Each window starts from the starting balances; scale it to start
 		// where the chain stands. The exact first and last values carry
 		// the factor exactly.
-		first, last := res.Exact[0], res.Exact[len(res.Curve)-1]
+		first, last := res.Exact[0], res.Exact[res.Curve.Len()-1]
 		f := factor.InexactFloat64()
-		base := len(out.Curve)
-		for i, p := range res.Curve {
-			p.Value *= f
-			out.Curve = append(out.Curve, p)
+		base := out.Curve.Len()
+		for i, p := range res.Curve.All() {
+			out.Curve.Append(p.At, p.Value*f)
 			if e, ok := res.Exact[i]; ok {
 				out.Exact[base+i] = e.Mul(factor).Round(8)
 			}

@@ -1,0 +1,50 @@
+package backtest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestCurveTimes(t *testing.T) {
+	t.Parallel()
+	// Evenly spaced, a gap, one lone point, a different spacing, and a
+	// repeated time.
+	ats := []int64{0, 60, 120, 180, 400, 460, 520, 1000, 1100, 1200, 1300, 1300}
+	var c Curve
+	for i, at := range ats {
+		c.Append(at, float64(i)/2)
+	}
+	if c.Len() != len(ats) {
+		t.Fatalf("len %d, want %d", c.Len(), len(ats))
+	}
+	var got []string
+	for i, p := range c.All() {
+		if p.At != ats[i] || c.At(i) != ats[i] || c.Point(i) != p || p.Value != float64(i)/2 {
+			t.Errorf("point %d: %+v, At %d; want at %d value %v", i, p, c.At(i), ats[i], float64(i)/2)
+		}
+		got = append(got, fmt.Sprint(p.At))
+	}
+	if g, w := strings.Join(got, " "), "0 60 120 180 400 460 520 1000 1100 1200 1300 1300"; g != w {
+		t.Errorf("times %s, want %s", g, w)
+	}
+	var sp []string
+	for gap, n := range c.spacings() {
+		sp = append(sp, fmt.Sprintf("%d×%d", gap, n))
+	}
+	// Every spacing once, in order, with its count.
+	if g, w := strings.Join(sp, " "), "60×3 220×1 60×2 480×1 100×3 0×1"; g != w {
+		t.Errorf("spacings %s, want %s", g, w)
+	}
+	total := 0
+	for _, n := range c.spacings() {
+		total += n
+	}
+	if total != len(ats)-1 {
+		t.Errorf("%d spacings, want %d", total, len(ats)-1)
+	}
+	if !slices.Equal(c.Values, []float64{0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5}) {
+		t.Errorf("values %v", c.Values)
+	}
+}
