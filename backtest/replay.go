@@ -63,11 +63,16 @@ func (r *Replay) Run(ctx context.Context) error {
 	}
 	warm := r.Runtime.WarmUp()
 	warmed := false // past every symbol's warm-up; Begin has run
-	done := 0
 	at := make([]int, 0, n)
+	done := 0
+	// A receive that does not wait is cheaper than ctx.Err, which takes
+	// the context's lock, at every instant.
+	cancelled := ctx.Done()
 	for {
-		if err := ctx.Err(); err != nil {
-			return err
+		select {
+		case <-cancelled:
+			return ctx.Err()
+		default:
 		}
 		at = at[:0]
 		var t time.Time

@@ -26,12 +26,9 @@ func DefaultRules(symbol string, bars []exchange.Kline) (exchange.SymbolInfo, er
 		return exchange.SymbolInfo{}, fmt.Errorf("backtest: symbol %q: cannot tell its base and quote asset; configure its rules", symbol)
 	}
 	prec := int32(2)
-	for _, k := range bars {
-		for _, p := range [...]decimal.Decimal{k.Open, k.High, k.Low, k.Close} {
-			if e := -p.Exponent(); e > prec {
-				prec = e
-			}
-		}
+	for i := 0; i < len(bars) && prec < 8; i++ { // past 8 the answer is 8
+		k := &bars[i]
+		prec = max(prec, -k.Open.Exponent(), -k.High.Exponent(), -k.Low.Exponent(), -k.Close.Exponent())
 	}
 	if prec > 8 {
 		prec = 8
