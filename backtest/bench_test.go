@@ -166,3 +166,28 @@ func sampleSpec(tb testing.TB) Spec {
 		Registry: reg, Interval: exchange.Interval60m, Data: data,
 		Balances: map[string]decimal.Decimal{"USDT": decimal.NewFromInt(10000)}}
 }
+
+// BenchmarkRoundTrips folds 15,000 fills (buys paying their fee in the
+// base asset, each closed by one sell) into 7,500 round trips: the trade
+// list of a million-bar smacross run.
+func BenchmarkRoundTrips(b *testing.B) {
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	step := decimal.New(1, -6)
+	fills := make([]FillRecord, 0, 15_000)
+	for i := range 7_500 {
+		price := decimal.New(int64(3_000_000+i%997), -8)
+		qty := decimal.New(int64(1_000_000+i%13), -6)
+		fee := decimal.New(int64(1_000+i%13), -6)
+		fills = append(fills,
+			FillRecord{Symbol: "ETHBTC", Side: exchange.SideBuy, Price: price, Qty: qty, QuoteQty: price.Mul(qty),
+				FeeInBase: fee, FeeQuote: fee.Mul(price), Time: t0.Add(time.Duration(2*i) * time.Minute), Step: step},
+			FillRecord{Symbol: "ETHBTC", Side: exchange.SideSell, Price: price, Qty: qty.Sub(fee), QuoteQty: price.Mul(qty.Sub(fee)),
+				FeeQuote: price.Mul(qty.Sub(fee)).Mul(decimal.New(1, -3)), Time: t0.Add(time.Duration(2*i+1) * time.Minute), Step: step})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if n := len(RoundTrips(fills)); n != 7_500 {
+			b.Fatalf("%d trades, want 7500", n)
+		}
+	}
+}
