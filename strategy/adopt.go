@@ -57,7 +57,7 @@ func (r *Runtime) RestoreFill(instance string, f Fill) error {
 	if !ok {
 		return fmt.Errorf("strategy: restore fill %s: no rules for %s (call after Start)", f.TradeID, f.Symbol)
 	}
-	in.position(f.Symbol).Apply(f, info.BaseAsset, info.QuoteAsset)
+	in.position(f.Symbol).apply(f, info.BaseAsset, info.QuoteAsset, &r.posMath)
 	return nil
 }
 

@@ -83,6 +83,7 @@ type Runtime struct {
 	orders map[string]*tracked
 	// trackedBlock is where new tracked orders are allocated from.
 	trackedBlock []tracked
+	posMath      posMath              // reused by every fill's position update
 	open         []*tracked           // not final, in placement order
 	es           exchange.EventSource // the Trader's, when it has one
 	hint         eventHint            // the EventSource's, when it has one

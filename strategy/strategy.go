@@ -185,15 +185,24 @@ type Position struct {
 // reduce the quantity held (raising its average cost); fees in the quote
 // asset reduce realised profit. Averages are divided to 16 decimal places.
 func (p *Position) Apply(f Fill, base, quote string) {
+	var m posMath
+	p.apply(f, base, quote, &m)
+}
+
+// apply is Apply with the runtime's reused big.Ints. The average is the
+// cost of what is held (the old average times the old quantity, plus this
+// fill's price times its quantity) divided by the new quantity; posMath
+// computes it and the realised profit with decimal's exact results.
+func (p *Position) apply(f Fill, base, quote string, m *posMath) {
 	switch f.Side {
 	case exchange.SideBuy:
-		cost := p.AvgPrice.Mul(p.Qty).Add(f.Price.Mul(f.Qty))
-		p.Qty = p.Qty.Add(f.Qty)
-		if p.Qty.IsPositive() {
-			p.AvgPrice = cost.Div(p.Qty)
+		qty := p.Qty.Add(f.Qty)
+		if qty.IsPositive() {
+			p.AvgPrice = m.avg(p.AvgPrice, p.Qty, f.Price, f.Qty, qty)
 		}
+		p.Qty = qty
 	case exchange.SideSell:
-		p.Realized = p.Realized.Add(f.Price.Sub(p.AvgPrice).Mul(f.Qty))
+		p.Realized = m.realize(p.Realized, f.Price, p.AvgPrice, f.Qty)
 		p.Qty = p.Qty.Sub(f.Qty)
 		if !p.Qty.IsPositive() {
 			p.AvgPrice = decimal.Zero
@@ -205,11 +214,11 @@ func (p *Position) Apply(f Fill, base, quote string) {
 		// The fee shrinks the quantity, not the cost paid: the average
 		// cost of what is left rises.
 		p.FeesBase = p.FeesBase.Add(f.Commission)
-		cost := p.AvgPrice.Mul(p.Qty)
-		p.Qty = p.Qty.Sub(f.Commission)
-		if p.Qty.IsPositive() {
-			p.AvgPrice = cost.Div(p.Qty)
+		qty := p.Qty.Sub(f.Commission)
+		if qty.IsPositive() {
+			p.AvgPrice = m.avg(p.AvgPrice, p.Qty, decimal.Decimal{}, decimal.Decimal{}, qty)
 		}
+		p.Qty = qty
 	case quote:
 		p.FeesQuote = p.FeesQuote.Add(f.Commission)
 		p.Realized = p.Realized.Sub(f.Commission)

@@ -180,7 +180,7 @@ func (r *Runtime) applyTrade(t *tracked, tr exchange.OwnTrade) {
 		Side: t.order.Side, Price: tr.Price, Qty: tr.Qty, QuoteQty: tr.QuoteQty, Commission: tr.Commission,
 		CommissionAsset: tr.CommissionAsset, Maker: tr.IsMaker, SelfTrade: tr.IsSelfTrade, Time: tr.Time}
 	if info, ok := r.rules[tr.Symbol]; ok {
-		t.inst.position(tr.Symbol).Apply(f, info.BaseAsset, info.QuoteAsset)
+		t.inst.position(tr.Symbol).apply(f, info.BaseAsset, info.QuoteAsset, &r.posMath)
 	}
 	if debugOn(t.inst.log) {
 		t.inst.log.Debug("fill", slog.String("symbol", tr.Symbol), slog.String("client_order_id", f.ClientOrderID),

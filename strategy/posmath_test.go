@@ -1,0 +1,128 @@
+package strategy
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+// sameDecimal says whether x and y have the same coefficient and exponent,
+// not just the same value: positions must come out stored exactly as
+// decimal's own arithmetic stores them.
+func sameDecimal(x, y decimal.Decimal) bool {
+	return x.Exponent() == y.Exponent() && x.Coefficient().Cmp(y.Coefficient()) == 0
+}
+
+// TestPositionApplyMatchesDecimal applies fills of both sides with fees in
+// the base, quote and a third asset, and compares every field with the
+// same method computed in decimal's own arithmetic (refApply).
+func TestPositionApplyMatchesDecimal(t *testing.T) {
+	t.Parallel()
+	fill := func(side exchange.Side, price, qty, fee, feeAsset string) Fill {
+		return Fill{Side: side, Price: decimal.RequireFromString(price), Qty: decimal.RequireFromString(qty),
+			Commission: decimal.RequireFromString(fee), CommissionAsset: feeAsset}
+	}
+	fills := []Fill{
+		fill(exchange.SideBuy, "29876.54", "0.03347", "0.00003347", "BTC"),
+		fill(exchange.SideBuy, "30001.1", "0.1", "0.1", "BNB"),
+		fill(exchange.SideSell, "30500", "0.05", "1.525", "USDT"),
+		fill(exchange.SideBuy, "29999.99", "0.00001", "0", ""),
+		fill(exchange.SideSell, "31000.01", "0.08336653", "2.58436", "USDT"),
+		fill(exchange.SideSell, "31000", "0.001", "0.031", "USDT"), // short of the held quantity: negative
+		fill(exchange.SideBuy, "0.00000123", "123456789012.5", "123456.7890125", "BTC"),
+		fill(exchange.SideBuy, "3", "7", "0.0000001", "BTC"),
+		fill(exchange.SideSell, "98765432109876.54321", "987654321098.7654321", "0", "USDT"), // beyond int64: decimal's path
+	}
+	var got, reused, want Position
+	var m posMath
+	for i, f := range fills {
+		got.Apply(f, "BTC", "USDT")
+		reused.apply(f, "BTC", "USDT", &m)
+		refApply(&want, f, "BTC", "USDT")
+		comparePositions(t, fmt.Sprintf("fill %d", i), got, want)
+		comparePositions(t, fmt.Sprintf("fill %d (reused)", i), reused, want)
+	}
+	if got.Qty.String() == "0" || got.Realized.String() == "0" {
+		t.Errorf("the fills left nothing to compare: %+v", got)
+	}
+}
+
+func comparePositions(t *testing.T, label string, got, want Position) {
+	t.Helper()
+	for _, c := range []struct {
+		name string
+		g, w decimal.Decimal
+	}{{"Qty", got.Qty, want.Qty}, {"AvgPrice", got.AvgPrice, want.AvgPrice}, {"Realized", got.Realized, want.Realized},
+		{"FeesQuote", got.FeesQuote, want.FeesQuote}, {"FeesBase", got.FeesBase, want.FeesBase}, {"FeesOther", got.FeesOther, want.FeesOther}} {
+		if !sameDecimal(c.g, c.w) {
+			t.Errorf("%s: %s = %se%d, want %se%d", label, c.name, c.g.Coefficient(), c.g.Exponent(), c.w.Coefficient(), c.w.Exponent())
+		}
+	}
+	if got.OtherAsset != want.OtherAsset {
+		t.Errorf("%s: other asset %q, want %q", label, got.OtherAsset, want.OtherAsset)
+	}
+}
+
+// FuzzPositionApply applies a fuzzed fill as a buy, a sell and a buy again
+// (fees in the asset the fuzzer picks) and compares with refApply, with
+// the runtime's reused big.Ints carried across the fills.
+func FuzzPositionApply(f *testing.F) {
+	f.Add(int64(2987654), int8(-2), int64(3347), int8(-5), int64(3347), int8(-8), uint8(0))
+	f.Add(int64(-5), int8(3), int64(7), int8(0), int64(1), int8(-1), uint8(1))
+	f.Add(int64(999999999999999999), int8(-18), int64(123456789012345678), int8(-9), int64(0), int8(0), uint8(2))
+	f.Fuzz(func(t *testing.T, pc int64, pe int8, qc int64, qe int8, fc int64, fe int8, feeKind uint8) {
+		asset := [...]string{"BTC", "USDT", "BNB", ""}[feeKind%4]
+		price, qty, fee := decimal.New(pc, int32(pe)), decimal.New(qc, int32(qe)), decimal.New(fc, int32(fe))
+		fills := []Fill{
+			{Side: exchange.SideBuy, Price: price, Qty: qty, Commission: fee, CommissionAsset: asset},
+			{Side: exchange.SideSell, Price: price.Add(decimal.New(1, int32(pe))), Qty: qty.Div(decimal.New(3, 0)), Commission: fee, CommissionAsset: asset},
+			{Side: exchange.SideBuy, Price: price.Sub(decimal.New(7, int32(pe)-1)), Qty: qty.Mul(decimal.New(2, 0)), Commission: fee, CommissionAsset: asset},
+		}
+		var got, want Position
+		var m posMath
+		for i, f := range fills {
+			got.apply(f, "BTC", "USDT", &m)
+			refApply(&want, f, "BTC", "USDT")
+			comparePositions(t, fmt.Sprintf("fill %d", i), got, want)
+		}
+	})
+}
+
+// refApply is Position.Apply as it was written in decimal's own arithmetic.
+func refApply(p *Position, f Fill, base, quote string) {
+	switch f.Side {
+	case exchange.SideBuy:
+		cost := p.AvgPrice.Mul(p.Qty).Add(f.Price.Mul(f.Qty))
+		p.Qty = p.Qty.Add(f.Qty)
+		if p.Qty.IsPositive() {
+			p.AvgPrice = cost.Div(p.Qty)
+		}
+	case exchange.SideSell:
+		p.Realized = p.Realized.Add(f.Price.Sub(p.AvgPrice).Mul(f.Qty))
+		p.Qty = p.Qty.Sub(f.Qty)
+		if !p.Qty.IsPositive() {
+			p.AvgPrice = decimal.Zero
+		}
+	}
+	switch f.CommissionAsset {
+	case "":
+	case base:
+		// The fee shrinks the quantity, not the cost paid: the average
+		// cost of what is left rises.
+		p.FeesBase = p.FeesBase.Add(f.Commission)
+		cost := p.AvgPrice.Mul(p.Qty)
+		p.Qty = p.Qty.Sub(f.Commission)
+		if p.Qty.IsPositive() {
+			p.AvgPrice = cost.Div(p.Qty)
+		}
+	case quote:
+		p.FeesQuote = p.FeesQuote.Add(f.Commission)
+		p.Realized = p.Realized.Sub(f.Commission)
+	default:
+		p.FeesOther = p.FeesOther.Add(f.Commission)
+		p.OtherAsset = f.CommissionAsset
+	}
+}
