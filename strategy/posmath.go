@@ -28,21 +28,20 @@ func coef(z *big.Int, d decimal.Decimal) *big.Int {
 // scaleUp multiplies z by 10^k, k ≥ 0. A product never goes to one of its
 // factors (math/big would allocate): it is formed in m.t and copied back.
 func (m *posMath) scaleUp(z *big.Int, k int64) {
-	if k <= 0 {
+	if z.Sign() == 0 {
 		return
 	}
-	if k < 19 {
-		var p uint64 = 1
-		for ; k > 0; k-- {
-			p *= 10
-		}
-		m.p.SetUint64(p)
-	} else {
-		m.p.Exp(m.t.SetInt64(10), m.p.SetInt64(k), nil)
+	for k > 0 {
+		n := min(k, 19)
+		m.p.SetUint64(pow10u[n])
+		m.t.Mul(z, &m.p)
+		z.Set(&m.t)
+		k -= n
 	}
-	m.t.Mul(z, &m.p)
-	z.Set(&m.t)
 }
+
+// pow10u are the powers of ten that fit a uint64.
+var pow10u = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 
 // inInt32 reports whether every exponent fits decimal's int32 exponent;
 // outside it decimal panics, so callers fall back to decimal.
@@ -63,6 +62,9 @@ func (m *posMath) avg(x, y, v, w, e decimal.Decimal) decimal.Decimal {
 	e1 := int64(x.Exponent()) + int64(y.Exponent())
 	e2 := int64(v.Exponent()) + int64(w.Exponent())
 	ec := min(e1, e2)
+	if v.IsZero() || w.IsZero() {
+		ec = e1 // a zero term changes no value: no need to scale to it
+	}
 	k := ec - int64(e.Exponent()) + prec // the numerator is scaled by 10^k (the divisor by 10^-k)
 	if !inInt32(e1, e2, k, -prec) || k > 1000 || k < -1000 {
 		return x.Mul(y).Add(v.Mul(w)).Div(e)
