@@ -18,7 +18,12 @@ func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kli
 	if !ok {
 		return apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", symbol)
 	}
-	ks := m.klines[iv]
+	p := m.klines[iv]
+	if p == nil {
+		p = new([]exchange.Kline)
+		m.klines[iv] = p
+	}
+	ks := *p
 	if n := len(ks); n > 0 && !k.OpenTime.After(ks[n-1].OpenTime) {
 		return fmt.Errorf("sim: %s %s kline at %s is not after %s", symbol, iv, k.OpenTime, ks[n-1].OpenTime)
 	}
@@ -43,7 +48,7 @@ func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kli
 		copy(ks, ks[1:])
 		ks = ks[:len(ks)-1]
 	}
-	m.klines[iv] = append(ks, k)
+	*p = append(ks, k)
 	return nil
 }
 

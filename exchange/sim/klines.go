@@ -32,7 +32,7 @@ func (x *Exchange) klines(r exchange.KlinesRequest) ([]exchange.Kline, error) {
 	if !r.Start.IsZero() && !r.End.IsZero() && r.End.Before(r.Start) {
 		return nil, apiErr(exchange.CodeParameterError, "endTime is before startTime")
 	}
-	ks := m.klines[r.Interval]
+	ks := m.bars(r.Interval)
 	if len(ks) == 0 {
 		ks = m.resample(r.Interval)
 	}
@@ -59,11 +59,11 @@ func (m *market) resample(iv exchange.Interval) []exchange.Kline {
 	var src []exchange.Kline
 	for _, f := range exchange.Intervals() {
 		d := f.Duration()
-		if d == 0 || len(m.klines[f]) == 0 {
+		if d == 0 || len(m.bars(f)) == 0 {
 			continue
 		}
 		if iv == exchange.Interval1M || (iv.Duration() > d && iv.Duration()%d == 0) {
-			src = m.klines[f]
+			src = m.bars(f)
 			break
 		}
 	}

@@ -15,8 +15,16 @@ type market struct {
 	bids    []*order // best (highest price, then oldest) first
 	asks    []*order // best (lowest price, then oldest) first
 	pending []*order // waiting for the next kline's open
-	klines  map[exchange.Interval][]exchange.Kline
+	klines  map[exchange.Interval]*[]exchange.Kline // pointers: feeding a bar writes no map entry
 	tape    tape // public trades and book changes
+}
+
+// bars returns the klines fed at iv.
+func (m *market) bars(iv exchange.Interval) []exchange.Kline {
+	if p := m.klines[iv]; p != nil {
+		return *p
+	}
+	return nil
 }
 
 // insert places a resting order in price-time priority.

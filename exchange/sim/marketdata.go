@@ -321,12 +321,12 @@ func (x *Exchange) AvgPrice(symbol string) (exchange.AvgPrice, error) {
 func (m *market) finest() []exchange.Kline {
 	var best exchange.Interval
 	for _, iv := range exchange.Intervals() {
-		if len(m.klines[iv]) > 0 {
+		if len(m.bars(iv)) > 0 {
 			best = iv
 			break
 		}
 	}
-	return m.klines[best]
+	return m.bars(best)
 }
 
 // Ticker24h returns a symbol's statistics over the last 24 hours of

@@ -163,7 +163,7 @@ func (x *Exchange) addSymbol(s exchange.SymbolInfo) error {
 	if x.opts.TakerFee != nil {
 		s.TakerCommission = *x.opts.TakerFee
 	}
-	x.markets[s.Symbol] = &market{info: s, klines: map[exchange.Interval][]exchange.Kline{}}
+	x.markets[s.Symbol] = &market{info: s, klines: map[exchange.Interval]*[]exchange.Kline{}}
 	x.symbols = append(x.symbols, s.Symbol)
 	sort.Strings(x.symbols)
 	return nil
