@@ -116,7 +116,10 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	x, err := sim.New(sim.Options{Start: start, Symbols: rules, LimitFill: limitFill(s.Fill.Touch),
 		MarketFill: marketFill(s.Fill.AtSignalClose), SlippageBps: s.Fill.SlippageBps,
 		SlippageTicks: s.Fill.SlippageTicks, MakerFee: s.Fill.MakerFee,
-		TakerFee: s.Fill.TakerFee, RateLimits: s.Fill.RateLimits, KlineRetention: 1})
+		TakerFee: s.Fill.TakerFee, RateLimits: s.Fill.RateLimits,
+		// The replay reads fills from order events and keeps its own bars:
+		// the exchange need not keep a run's klines or every own trade.
+		KlineRetention: 1, OwnTradeRetention: 1000})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
 	}
