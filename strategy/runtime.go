@@ -70,17 +70,22 @@ type Options struct {
 // the order they were added, then schedule runs in instance order and, for
 // one instance, in the order its Schedules() lists them.
 type Runtime struct {
-	opts   Options
-	log    *slog.Logger
-	ctx    context.Context // the context of the current driver call
-	insts  []*instance
-	feeds  map[Feed]*feedState
-	cur    *feedState // the feed of the previous OnBar: usually the next one's too
-	rules  map[string]*exchange.SymbolInfo
-	last   map[string]*decimal.Decimal // present once a price was seen
-	bal    map[string]exchange.Balance
-	stale  bool // balances need a refresh
-	orders map[string]*tracked
+	opts  Options
+	log   *slog.Logger
+	ctx   context.Context // the context of the current driver call
+	insts []*instance
+	feeds map[Feed]*feedState
+	cur   *feedState // the feed of the previous OnBar: usually the next one's too
+	rules map[string]*exchange.SymbolInfo
+	last  map[string]*decimal.Decimal // present once a price was seen
+	bal   map[string]exchange.Balance
+	stale bool // balances need a refresh
+	// valued are the holdings equity is valued with, listed from bal
+	// when valuedOK; terms is scratch for the sum.
+	valued   []valuedAsset
+	valuedOK bool
+	terms    []equityTerm
+	orders   map[string]*tracked
 	// trackedBlock is where new tracked orders are allocated from.
 	trackedBlock []tracked
 	posMath      posMath              // reused by every fill's position update
@@ -476,6 +481,7 @@ func (r *Runtime) refreshBalances() error {
 		r.bal[b.Asset] = b
 	}
 	r.stale = false
+	r.valuedOK = false
 	return nil
 }
 
@@ -503,18 +509,7 @@ func (r *Runtime) observeEquity() {
 			return
 		}
 	}
-	eq := decimal.Zero
-	for asset, b := range r.bal {
-		amt := b.Free.Add(b.Locked)
-		if asset == r.opts.Valuation {
-			eq = eq.Add(amt)
-			continue
-		}
-		if p := r.last[asset+r.opts.Valuation]; p != nil {
-			eq = eq.Add(amt.Mul(*p))
-		}
-	}
-	if r.opts.Gate.Observe(eq, r.opts.Clock.Now()) {
+	if r.opts.Gate.Observe(r.equity(), r.opts.Clock.Now()) {
 		r.killed = true
 		r.log.Error("kill switch tripped: cancelling open orders", slog.String("reason", r.opts.Gate.Killed()))
 		for _, in := range r.insts {

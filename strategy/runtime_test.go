@@ -446,3 +446,30 @@ func TestRuntimeAlternatingFeeds(t *testing.T) {
 		t.Errorf("bars %d", st.Bars)
 	}
 }
+
+// BenchmarkOnBarValued is BenchmarkOnBar with equity tracked for the kill
+// switch (Options.Valuation): the account is valued at every bar.
+func BenchmarkOnBarValued(b *testing.B) {
+	j := newMemJournal()
+	g, _ := risk.New(risk.Limits{MaxDrawdown: d("0.5")})
+	rt, err := New(Options{Trader: newFakeTrader(j), Gate: g, Journal: j, Clock: &testClock{t: t0}, Valuation: "USDT"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := &countingStrategy{}
+	if err := rt.Add(Config{Name: "t", ID: "b", Symbols: []string{"BTCUSDT"}, Interval: "1m"}, s); err != nil {
+		b.Fatal(err)
+	}
+	if err := rt.Start(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	k := bar(0, "100")
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		rt.OnBar(ctx, feed1m, k)
+	}
+	if s.n == 0 || rt.Killed() {
+		b.Fatalf("strategy called %d times, killed %v", s.n, rt.Killed())
+	}
+}

@@ -1,0 +1,153 @@
+package strategy
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/shopspring/decimal"
+)
+
+// Equity for the kill switch is valued at every bar. The holdings only
+// change when balances are reloaded, so each asset's total and the price
+// it is valued at are found once per reload (valuedAsset); the sum is then
+// taken in int64 while the coefficients fit, which leaves one decimal to
+// allocate per bar instead of two per operation.
+
+// valuedAsset is a holding the account is valued with.
+type valuedAsset struct {
+	amt    decimal.Decimal  // free plus locked
+	symbol string           // the asset's symbol in the valuation asset; "" for the valuation asset itself
+	last   *decimal.Decimal // the symbol's last price, once one was seen
+}
+
+// equityTerm is one term of the equity sum: coefficient×10^exp.
+type equityTerm struct {
+	c   int64
+	exp int32
+}
+
+// valueHoldings lists the holdings from the balances as loaded.
+func (r *Runtime) valueHoldings() {
+	r.valued = r.valued[:0]
+	for asset, b := range r.bal {
+		v := valuedAsset{amt: b.Free.Add(b.Locked)}
+		if asset != r.opts.Valuation {
+			v.symbol = asset + r.opts.Valuation
+		}
+		r.valued = append(r.valued, v)
+	}
+	r.valuedOK = true
+}
+
+// equity returns the account's value in the valuation asset at the last
+// prices: decimal.Zero plus each holding (times its price), with the same
+// coefficient and exponent as that sum taken in decimal. Holdings with no
+// price are left out.
+func (r *Runtime) equity() decimal.Decimal {
+	if !r.valuedOK {
+		r.valueHoldings()
+	}
+	terms := r.terms[:0]
+	small := true
+	for i := range r.valued {
+		v := &r.valued[i]
+		if v.symbol != "" && v.last == nil {
+			if v.last = r.last[v.symbol]; v.last == nil {
+				continue
+			}
+		}
+		if !small {
+			continue
+		}
+		t, ok := smallDec(v.amt)
+		if ok && v.symbol != "" {
+			t, ok = mulTerm(t, *v.last)
+		}
+		terms = append(terms, t)
+		small = ok
+	}
+	r.terms = terms
+	if small {
+		if eq, ok := sumTerms(terms, decimal.Zero.Exponent()); ok {
+			return eq
+		}
+	}
+	eq := decimal.Zero
+	for i := range r.valued {
+		v := &r.valued[i]
+		switch {
+		case v.symbol == "":
+			eq = eq.Add(v.amt)
+		case v.last != nil:
+			eq = eq.Add(v.amt.Mul(*v.last))
+		}
+	}
+	return eq
+}
+
+// smallDec returns d as a term when its coefficient has at most 18 digits.
+func smallDec(d decimal.Decimal) (equityTerm, bool) {
+	if d.NumDigits() > 18 {
+		return equityTerm{}, false
+	}
+	return equityTerm{d.CoefficientInt64(), d.Exponent()}, true
+}
+
+// mulTerm returns t×p as decimal's Mul forms it (the coefficients'
+// product at the sum of the exponents).
+func mulTerm(t equityTerm, p decimal.Decimal) (equityTerm, bool) {
+	pt, ok := smallDec(p)
+	exp := int64(t.exp) + int64(pt.exp)
+	if !ok || exp > math.MaxInt32 || exp < math.MinInt32 {
+		return equityTerm{}, false
+	}
+	hi, lo := bits.Mul64(abs64(t.c), abs64(pt.c))
+	if hi != 0 || lo > math.MaxInt64 {
+		return equityTerm{}, false
+	}
+	c := int64(lo)
+	if (t.c < 0) != (pt.c < 0) {
+		c = -c
+	}
+	return equityTerm{c, int32(exp)}, true
+}
+
+// sumTerms returns the sum of the terms and a zero of exponent exp0 as
+// decimal's Add forms it: the exact sum at the smallest exponent.
+func sumTerms(terms []equityTerm, exp0 int32) (decimal.Decimal, bool) {
+	exp := exp0
+	for _, t := range terms {
+		exp = min(exp, t.exp)
+	}
+	var sum int64
+	for _, t := range terms {
+		k := int64(t.exp) - int64(exp)
+		if k >= int64(len(pow10u)) {
+			if t.c == 0 {
+				continue
+			}
+			return decimal.Decimal{}, false
+		}
+		hi, lo := bits.Mul64(abs64(t.c), pow10u[k])
+		if hi != 0 || lo > math.MaxInt64 {
+			return decimal.Decimal{}, false
+		}
+		c := int64(lo)
+		if t.c < 0 {
+			c = -c
+		}
+		s := sum + c
+		if (sum > 0 && c > 0 && s < 0) || (sum < 0 && c < 0 && s >= 0) {
+			return decimal.Decimal{}, false
+		}
+		sum = s
+	}
+	return decimal.New(sum, exp), true
+}
+
+func abs64(c int64) uint64 {
+	if c < 0 {
+		return uint64(-c)
+	}
+	return uint64(c)
+}
