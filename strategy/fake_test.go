@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"sync"
 	"time"
 
@@ -268,15 +267,4 @@ func (j *memJournal) RecordRun(_ context.Context, r Run) error {
 	defer j.mu.Unlock()
 	j.runs = append(j.runs, r)
 	return nil
-}
-
-func (j *memJournal) fillKeys() []string {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	var out []string
-	for k := range j.fills {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
