@@ -22,13 +22,13 @@ func newHistory(capacity int) *history {
 	return &history{buf: make([]exchange.Kline, capacity), view: make([]exchange.Kline, 0, capacity)}
 }
 
-func (h *history) push(k exchange.Kline) {
+func (h *history) push(k *exchange.Kline) {
 	if h.n < len(h.buf) {
-		h.buf[(h.start+h.n)%len(h.buf)] = k
+		h.buf[(h.start+h.n)%len(h.buf)] = *k
 		h.n++
 		return
 	}
-	h.buf[h.start] = k
+	h.buf[h.start] = *k
 	h.start = (h.start + 1) % len(h.buf)
 }
 

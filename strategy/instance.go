@@ -41,12 +41,12 @@ type instance struct {
 var _ Context = (*instance)(nil)
 
 // onKline delivers a bar, stopping the instance on an error or panic.
-func (in *instance) onKline(bar Bar) {
+func (in *instance) onKline(bar *Bar) {
 	if in.stopped != nil {
 		return
 	}
 	defer in.recoverPanic()
-	if err := in.s.OnKline(in, bar); err != nil {
+	if err := in.s.OnKline(in, *bar); err != nil {
 		in.stop(fmt.Errorf("OnKline %s %s %s: %w", bar.Symbol, bar.Interval, bar.OpenTime.UTC().Format(time.RFC3339), err))
 		return
 	}

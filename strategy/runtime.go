@@ -379,11 +379,11 @@ func (r *Runtime) OnBar(ctx context.Context, f Feed, k exchange.Kline) {
 	} else {
 		*st.last = k.Close
 	}
-	r.deliver(st, k)
+	r.deliver(st, &k)
 	for _, d := range st.aggs {
 		n := d.agg.add(k, f.Interval, &d.out)
 		for i := 0; i < n; i++ {
-			r.deliver(d.st, d.out[i])
+			r.deliver(d.st, &d.out[i])
 		}
 	}
 	r.observe()
@@ -396,14 +396,16 @@ func (r *Runtime) observe() {
 	}
 }
 
-func (r *Runtime) deliver(st *feedState, k exchange.Kline) {
+// deliver takes the kline by pointer: it is copied into the history and the
+// bar only, not on every call on the way.
+func (r *Runtime) deliver(st *feedState, k *exchange.Kline) {
 	st.hist.push(k)
 	if len(st.subs) == 0 {
 		return
 	}
-	bar := Bar{Symbol: st.feed.Symbol, Interval: st.feed.Interval, Kline: k}
+	bar := Bar{Symbol: st.feed.Symbol, Interval: st.feed.Interval, Kline: *k}
 	for _, in := range st.subs {
-		in.onKline(bar)
+		in.onKline(&bar)
 	}
 }
 
