@@ -36,7 +36,7 @@ func BenchmarkOrderLifecycle(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := rt.Add(Config{Name: "t", ID: "b", Symbols: []string{"BTCUSDT"}, Interval: "1m"}, &recorder{}); err != nil {
+	if err := rt.Add(Config{Name: "t", ID: "b", Symbols: []string{"BTCUSDT"}, Interval: "1m"}, &countingStrategy{}); err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
