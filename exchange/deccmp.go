@@ -105,9 +105,10 @@ func cmpDec(a, b decimal.Decimal) int {
 	return cmpSmall(x, y)
 }
 
-// cmpMul is a.Cmp(b.Mul(c)), without allocating when the coefficients have
-// up to 18 digits and b's times c's fits 64 bits.
-func cmpMul(a, b, c decimal.Decimal) int {
+// CmpMul compares a with b × c like a.Cmp(b.Mul(c)), without allocating
+// when the coefficients have up to 18 digits and b's times c's fits 64
+// bits: an order's value against a minimum, say.
+func CmpMul(a, b, c decimal.Decimal) int {
 	p, ok := productOf(b, c)
 	return cmpProduct(a, p, ok, b, c)
 }

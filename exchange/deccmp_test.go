@@ -44,8 +44,8 @@ func TestCmpDecMatchesCmp(t *testing.T) {
 		if got, want := cmpDec(a, b), a.Cmp(b); got != want || CmpDecimal(a, b) != want {
 			t.Fatalf("cmpDec(%s, %s) = %d (CmpDecimal %d), want %d", a, b, got, CmpDecimal(a, b), want)
 		}
-		if got, want := cmpMul(a, b, c), a.Cmp(b.Mul(c)); got != want {
-			t.Fatalf("cmpMul(%s, %s, %s) = %d, want %d", a, b, c, got, want)
+		if got, want := CmpMul(a, b, c), a.Cmp(b.Mul(c)); got != want {
+			t.Fatalf("CmpMul(%s, %s, %s) = %d, want %d", a, b, c, got, want)
 		}
 	}
 	tests := []struct {
@@ -66,7 +66,7 @@ func TestCmpDecMatchesCmp(t *testing.T) {
 
 func TestCmpDecDoesNotAllocate(t *testing.T) {
 	a, b, c := decimal.RequireFromString("19000.5"), decimal.RequireFromString("20000"), decimal.RequireFromString("1.1")
-	if n := testing.AllocsPerRun(100, func() { cmpDec(a, b); cmpMul(a, b, c); CmpDecimal(a, b) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { cmpDec(a, b); CmpMul(a, b, c); CmpDecimal(a, b) }); n != 0 {
 		t.Errorf("%v allocations, want 0", n)
 	}
 }

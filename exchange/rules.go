@@ -164,13 +164,13 @@ func (s *SymbolInfo) checkLimit(o NewOrder, last decimal.Decimal) error {
 	if f, ok := s.PercentPrice(); ok && last.IsPositive() && o.Type != TypeLimitMaker {
 		bidOK, askOK := percentPriceUsable(f)
 		if o.Side == SideBuy && bidOK {
-			if cmpMul(o.Price, last, f.BidMultiplierUp) > 0 {
+			if CmpMul(o.Price, last, f.BidMultiplierUp) > 0 {
 				ceil := last.Mul(f.BidMultiplierUp)
 				return ruleErr(RulePercentPrice, CodeParameterError, "buy price %s above %s (last %s × %s)", o.Price, ceil, last, f.BidMultiplierUp)
 			}
 		}
 		if o.Side == SideSell && askOK {
-			if cmpMul(o.Price, last, f.AskMultiplierDown) < 0 {
+			if CmpMul(o.Price, last, f.AskMultiplierDown) < 0 {
 				floor := last.Mul(f.AskMultiplierDown)
 				return ruleErr(RulePercentPrice, CodeParameterError, "sell price %s below %s (last %s × %s)", o.Price, floor, last, f.AskMultiplierDown)
 			}

@@ -26,8 +26,10 @@
 package smacross
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/shopspring/decimal"
 
@@ -154,22 +156,29 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string) error {
 	if err != nil {
 		return err
 	}
+	// The comparisons below run on every crossing; CmpMul and CmpDecimal
+	// give decimal's answers without building the products.
+	last, min := ctx.LastPrice(symbol), info.MinNotional(exchange.TypeMarket)
 	// A holding too small to sell (the residue of a fee paid in the base
 	// asset) does not count as a position.
-	if ctx.Position(symbol).Qty.Mul(ctx.LastPrice(symbol)).GreaterThanOrEqual(info.MinNotional(exchange.TypeMarket)) {
+	if exchange.CmpMul(min, ctx.Position(symbol).Qty, last) <= 0 {
 		return nil
 	}
 	o := exchange.NewOrder{Symbol: symbol, Side: exchange.SideBuy, Type: exchange.TypeMarket}
 	if s.p.Quantity.IsPositive() {
 		o.Quantity = info.FloorQty(s.p.Quantity)
-		if amount := o.Quantity.Mul(ctx.LastPrice(symbol)); amount.LessThan(info.MinNotional(exchange.TypeMarket)) {
-			ctx.Log().Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", amount)
+		if exchange.CmpMul(min, o.Quantity, last) > 0 {
+			if l := ctx.Log(); l.Enabled(context.Background(), slog.LevelInfo) {
+				l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", o.Quantity.Mul(last))
+			}
 			return nil
 		}
 	} else {
 		o.QuoteOrderQty = info.FloorQuote(ctx.Balance(info.QuoteAsset).Free.Mul(s.p.Fraction))
-		if o.QuoteOrderQty.LessThan(info.MinNotional(exchange.TypeMarket)) || !o.QuoteOrderQty.IsPositive() {
-			ctx.Log().Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", o.QuoteOrderQty)
+		if exchange.CmpDecimal(o.QuoteOrderQty, min) < 0 || !o.QuoteOrderQty.IsPositive() {
+			if l := ctx.Log(); l.Enabled(context.Background(), slog.LevelInfo) {
+				l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", o.QuoteOrderQty)
+			}
 			return nil
 		}
 	}
@@ -183,12 +192,12 @@ func (s *Strategy) sell(ctx strategy.Context, symbol string) error {
 		return err
 	}
 	qty := info.FloorQty(ctx.Position(symbol).Qty)
-	if free := info.FloorQty(ctx.Balance(info.BaseAsset).Free); qty.GreaterThan(free) {
+	if free := info.FloorQty(ctx.Balance(info.BaseAsset).Free); exchange.CmpDecimal(qty, free) > 0 {
 		qty = free
 	}
-	if !qty.IsPositive() || qty.Mul(ctx.LastPrice(symbol)).LessThan(info.MinNotional(exchange.TypeMarket)) {
-		if qty.IsPositive() {
-			ctx.Log().Info("sell signal skipped: amount below the minimum", "symbol", symbol, "qty", qty)
+	if !qty.IsPositive() || exchange.CmpMul(info.MinNotional(exchange.TypeMarket), qty, ctx.LastPrice(symbol)) > 0 {
+		if l := ctx.Log(); qty.IsPositive() && l.Enabled(context.Background(), slog.LevelInfo) {
+			l.Info("sell signal skipped: amount below the minimum", "symbol", symbol, "qty", qty)
 		}
 		return nil
 	}
