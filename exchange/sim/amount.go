@@ -9,7 +9,8 @@ import (
 )
 
 // amount is an exact decimal, coef × 10^exp, kept in an int64 while it fits
-// and as a decimal.Decimal (wide set) when it does not. Balances and locks
+// and as a decimal.Decimal (wide set) when it does not (round also keeps a
+// result wide to give it the exponent decimal.Round gives). Balances and locks
 // change on every order the engine books, fills or cancels; a
 // decimal.Decimal allocates a big.Int for every sum, an amount does not.
 // Results never lose digits: an operation whose result would not fit 64
@@ -176,4 +177,41 @@ func (a amount) cmp(b amount) int {
 		}
 	}
 	return a.dec().Cmp(b.dec())
+}
+
+// round rounds a to places decimals, half away from zero, as
+// decimal.Decimal.Round does (the result has exactly places decimals; when
+// that does not fit 64 bits it is kept wide as decimal.Round made it).
+func (a amount) round(places int32) amount {
+	e := -int64(places)
+	switch {
+	case a.wide || e < math.MinInt32 || e > math.MaxInt32:
+		return amount{wide: true, d: a.dec().Round(places)}
+	case int64(a.exp) == e:
+		return a
+	case int64(a.exp) > e:
+		if c, ok := scaleUp(a.coef, a.exp-int32(e)); ok {
+			return amount{coef: c, exp: int32(e)}
+		}
+		return amount{wide: true, d: a.dec().Round(places)}
+	}
+	// Drop all but one of the extra digits (towards zero), then round on
+	// that one.
+	c := a.coef
+	if absU(c) > math.MaxInt64-5 {
+		return amount{wide: true, d: a.dec().Round(places)}
+	}
+	if k := e - int64(a.exp) - 1; k > 0 {
+		if k >= int64(len(pow10i)) {
+			c = 0
+		} else {
+			c /= pow10i[k]
+		}
+	}
+	if c < 0 {
+		c -= 5
+	} else {
+		c += 5
+	}
+	return amount{coef: c / 10, exp: int32(e)}
 }

@@ -36,6 +36,10 @@ func TestAmountExamples(t *testing.T) {
 	far := amount{coef: 5, exp: 30}.add(amount{coef: 1, exp: -30})
 	assert.Equal(t, "5000000000000000000000000000000.000000000000000000000000000001", far.String())
 	assert.Equal(t, 1, amount{coef: 5, exp: 30}.cmp(amount{coef: 1, exp: -30}))
+	assert.Equal(t, "0.13", amountOf(d("0.125")).round(2).String())
+	assert.Equal(t, "-0.13", amountOf(d("-0.125")).round(2).String())
+	assert.Equal(t, "0.12", amountOf(d("0.1249999")).round(2).String())
+	assert.Equal(t, amount{coef: 300, exp: -2}, amountOf(d("3")).round(2))
 	assert.True(t, amount{}.isZero())
 	assert.True(t, amount{coef: -3, exp: 4}.isNegative())
 }
@@ -65,6 +69,10 @@ func TestAmountMatchesDecimal(t *testing.T) {
 		require.True(t, a.mul(b).dec().Equal(x.Mul(y)), "%s * %s", x, y)
 		require.Equal(t, x.Cmp(y), a.cmp(b), "%s cmp %s", x, y)
 		require.Equal(t, x.Sign(), a.sign())
+		places := int32(r.IntN(41) - 20)
+		rd := a.round(places).dec()
+		require.True(t, rd.Equal(x.Round(places)), "%s round %d = %s", x, places, rd)
+		require.Equal(t, x.Round(places).Exponent(), rd.Exponent(), "%s round %d", x, places)
 	}
 }
 

@@ -335,20 +335,24 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 		quoteAsset.locked = quoteAsset.locked.sub(release)
 		o.lock = o.lock.sub(release)
 		quoteAsset.free = quoteAsset.free.add(release).sub(paid)
-		fee, feeAsset = x.fee(a, m, qty.Mul(rate), info.BaseAsset, quote, rate, scale(info.BaseCommissionPrecision))
+		fee, feeAsset = x.fee(a, m, true, qty, quote, rate)
 		base.free = base.free.add(amountOf(qty))
 	} else {
 		sold := amountOf(qty)
 		base.locked = base.locked.sub(sold)
 		o.lock = o.lock.sub(sold)
-		fee, feeAsset = x.fee(a, m, decimal.Decimal{}, info.QuoteAsset, quote, rate, scale(info.QuoteCommissionPrecision))
+		fee, feeAsset = x.fee(a, m, false, qty, quote, rate)
 		quoteAsset.free = quoteAsset.free.add(amountOf(quote))
 	}
 	fb := a.bal(feeAsset)
 	fb.free = fb.free.sub(amountOf(fee))
 
-	o.o.ExecutedQty = o.o.ExecutedQty.Add(qty)
-	o.o.CummulativeQuoteQty = o.o.CummulativeQuoteQty.Add(quote)
+	if o.o.ExecutedQty.IsZero() { // the first fill: no sum to build
+		o.o.ExecutedQty, o.o.CummulativeQuoteQty = qty, quote
+	} else {
+		o.o.ExecutedQty = o.o.ExecutedQty.Add(qty)
+		o.o.CummulativeQuoteQty = o.o.CummulativeQuoteQty.Add(quote)
+	}
 	if o.byQuote {
 		o.left = o.left.Sub(quote)
 	} else {
@@ -380,25 +384,26 @@ func scale(p int) int32 {
 	return int32(p)
 }
 
-// fee returns the commission and its asset for a trade worth quote at the
-// commission rate: in the token at a discount when the account pays fees in
-// it, a token price is known and the token balance covers it; otherwise
-// inAsset (the base commission; zero for a commission in the quote asset,
-// quote × rate) in the received asset, rounded to the commission precision.
-func (x *Exchange) fee(a *account, m *market, inAsset decimal.Decimal, asset string, quote, rate decimal.Decimal, sc int32) (decimal.Decimal, string) {
-	quoteValue := quote.Mul(rate)
-	if asset == m.info.QuoteAsset {
-		inAsset = quoteValue
-	}
-	if a.tokDeduct && quoteValue.IsPositive() {
+// fee returns the commission of a trade of qty worth quote at the
+// commission rate, and its asset: in the token at a discount when the
+// account pays fees in it, a token price is known and the token balance
+// covers it; otherwise rate × what the account received (qty for the buyer,
+// quote for the seller) in that asset, rounded to its commission precision.
+func (x *Exchange) fee(a *account, m *market, buyer bool, qty, quote, rate decimal.Decimal) (decimal.Decimal, string) {
+	r := amountOf(rate)
+	quoteValue := amountOf(quote).mul(r)
+	if a.tokDeduct && quoteValue.isPositive() {
 		if tm, ok := x.markets[x.opts.Token+m.info.QuoteAsset]; ok && tm.last.IsPositive() {
-			tok := quoteValue.Mul(one.Sub(x.opts.TokenDiscount)).Div(tm.last).Round(defaultCommissionScale)
+			tok := quoteValue.dec().Mul(one.Sub(x.opts.TokenDiscount)).Div(tm.last).Round(defaultCommissionScale)
 			if a.bal(x.opts.Token).free.cmp(amountOf(tok)) >= 0 && tok.IsPositive() {
 				return tok, x.opts.Token
 			}
 		}
 	}
-	return inAsset.Round(sc), asset
+	if buyer {
+		return amountOf(qty).mul(r).round(scale(m.info.BaseCommissionPrecision)).dec(), m.info.BaseAsset
+	}
+	return quoteValue.round(scale(m.info.QuoteCommissionPrecision)).dec(), m.info.QuoteAsset
 }
 
 // finish ends an order: it leaves the book, its remaining lock returns to
