@@ -14,14 +14,17 @@ import (
 func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kline) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	m, ok := x.markets[symbol]
-	if !ok {
-		return apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", symbol)
-	}
-	p := m.klines[iv]
-	if p == nil {
-		p = new([]exchange.Kline)
-		m.klines[iv] = p
+	m, p := x.lastFeed.m, x.lastFeed.bars
+	if symbol != x.lastFeed.symbol || iv != x.lastFeed.iv || m == nil {
+		var ok bool
+		if m, ok = x.markets[symbol]; !ok {
+			return apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", symbol)
+		}
+		if p = m.klines[iv]; p == nil {
+			p = new([]exchange.Kline)
+			m.klines[iv] = p
+		}
+		x.lastFeed.symbol, x.lastFeed.iv, x.lastFeed.m, x.lastFeed.bars = symbol, iv, m, p
 	}
 	ks := *p
 	if n := len(ks); n > 0 && !k.OpenTime.After(ks[n-1].OpenTime) {

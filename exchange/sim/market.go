@@ -12,11 +12,11 @@ import (
 type market struct {
 	info    exchange.SymbolInfo
 	last    decimal.Decimal
-	bids    []*order // best (highest price, then oldest) first
-	asks    []*order // best (lowest price, then oldest) first
-	pending []*order // waiting for the next kline's open
+	bids    []*order                                // best (highest price, then oldest) first
+	asks    []*order                                // best (lowest price, then oldest) first
+	pending []*order                                // waiting for the next kline's open
 	klines  map[exchange.Interval]*[]exchange.Kline // pointers: feeding a bar writes no map entry
-	tape    tape // public trades and book changes
+	tape    tape                                    // public trades and book changes
 }
 
 // bars returns the klines fed at iv.

@@ -111,6 +111,14 @@ type Exchange struct {
 	// slab is where new order records come from: orders live as long as
 	// the exchange, so they are allocated in blocks, not one by one.
 	slab []order
+	// lastFeed is the feed of the last kline fed: a replay of one symbol
+	// finds it without map lookups.
+	lastFeed struct {
+		symbol string
+		iv     exchange.Interval
+		m      *market
+		bars   *[]exchange.Kline
+	}
 	// queued counts the order events of all accounts not yet drained, so
 	// a caller can skip draining (and the lock) when there are none.
 	queued   atomic.Int64

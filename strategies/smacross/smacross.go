@@ -122,6 +122,12 @@ type book struct {
 type Strategy struct {
 	p     Params
 	books map[string]*book
+	// last is the book of the symbol of the last bar, found again
+	// without a map lookup while bars of one symbol follow each other.
+	last struct {
+		symbol string
+		b      *book
+	}
 }
 
 // WarmUp asks for enough history to fill the slow average.
@@ -129,9 +135,12 @@ func (s *Strategy) WarmUp() int { return s.p.Slow }
 
 // OnKline implements strategy.Strategy.
 func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
-	b := s.books[bar.Symbol]
-	if b == nil {
-		return nil
+	b := s.last.b
+	if b == nil || bar.Symbol != s.last.symbol {
+		if b = s.books[bar.Symbol]; b == nil {
+			return nil
+		}
+		s.last.symbol, s.last.b = bar.Symbol, b
 	}
 	c := bar.Close.InexactFloat64()
 	b.fast.Update(c)
