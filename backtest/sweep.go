@@ -180,15 +180,6 @@ type SweepRun struct {
 	Err     string  `json:"error,omitempty"`
 }
 
-// SweepGCPercent is the garbage-collection target (GOGC) the sweep and
-// walk-forward commands set for their process. A sweep's runs allocate many
-// short-lived values on a small live heap, so at the default 100 the
-// collector runs every few megabytes and parallel workers spend their time
-// in its phases: on 2 cores 1.2–1.3× the single-run rate at 100, 1.7× at
-// 400, for a few megabytes more heap. Library code leaves the setting to
-// the program.
-const SweepGCPercent = 400
-
 // SweepOptions configure Sweep.
 type SweepOptions struct {
 	Combos    []Combo

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,8 +49,6 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
   backtest sweep --param fast=5:20:5 --param slow=30,50 --shard 0/4 --output shard0.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			// Many short-lived values on a small heap: see SweepGCPercent.
-			defer debug.SetGCPercent(debug.SetGCPercent(backtest.SweepGCPercent))
 			ps, obj, err := parseSearch(params, objective)
 			if err != nil {
 				return err
@@ -64,6 +61,9 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
 			if err != nil {
 				return wrap(err)
 			}
+			// Many short-lived values over the loaded bars: see SweepMemory.
+			_, restore := backtest.SweepMemory()
+			defer restore()
 			var rec *recorder
 			if !rf.noStore {
 				if rec, err = openRecorder(cmd.Context(), c.Store.Path, src); err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"runtime/debug"
 	"text/tabwriter"
 	"time"
 
@@ -27,8 +26,6 @@ test length, and reports each window and the chained out-of-sample result.`,
 		Example: `  backtest walkforward --param fast=5:20:5 --param slow=30,50,80 --train 1440h --test 360h`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			// Many short-lived values on a small heap: see SweepGCPercent.
-			defer debug.SetGCPercent(debug.SetGCPercent(backtest.SweepGCPercent))
 			ps, obj, err := parseSearch(params, objective)
 			if err != nil {
 				return err
@@ -37,6 +34,9 @@ test length, and reports each window and the chained out-of-sample result.`,
 			if err != nil {
 				return wrap(err)
 			}
+			// Many short-lived values over the loaded bars: see SweepMemory.
+			_, restore := backtest.SweepMemory()
+			defer restore()
 			res, err := backtest.WalkForward(cmd.Context(), spec, backtest.WalkForwardOptions{Params: ps, Objective: obj,
 				Train: train, Test: test, Workers: workers})
 			if err != nil {

@@ -1,0 +1,46 @@
+package backtest
+
+import (
+	"math"
+	"runtime/debug"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// SweepMemory turns ratio collection off for a memory limit, restores the
+// settings after, and leaves a user's GOGC alone. Not parallel: it changes
+// the process's collector.
+func TestSweepMemory(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	percent := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(percent)
+	memLimit := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(memLimit)
+
+	limit, restore := SweepMemory()
+	if total := totalMemory(); total > 0 && total/2 < sweepMemoryFloor {
+		t.Skipf("a machine with %d bytes takes the ratio fallback", total)
+	}
+	require.GreaterOrEqual(t, limit, int64(sweepMemoryFloor))
+	require.Equal(t, limit, debug.SetMemoryLimit(-1)) // -1 reads without changing
+	require.Equal(t, -1, debug.SetGCPercent(-1))
+	restore()
+	require.Equal(t, 100, debug.SetGCPercent(100))
+	require.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
+
+	t.Setenv("GOGC", "150")
+	limit, restore = SweepMemory()
+	require.Zero(t, limit)
+	require.Equal(t, 100, debug.SetGCPercent(100))
+	restore()
+}
+
+func TestTotalMemory(t *testing.T) {
+	n := totalMemory()
+	if n == 0 {
+		t.Skip("no /proc/meminfo here")
+	}
+	require.Greater(t, n, int64(64<<20))
+}
