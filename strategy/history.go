@@ -7,24 +7,32 @@ import (
 )
 
 // history keeps the most recent closed klines of one feed in a ring, so
-// delivering a bar never allocates.
+// delivering a bar allocates nothing once the ring is full. The ring grows
+// to its capacity as bars come (a short backtest in a sweep never needs
+// the whole of it); while it grows start stays 0.
 type history struct {
-	buf   []exchange.Kline
-	start int
-	n     int
-	view  []exchange.Kline // scratch for Klines: reused, valid during a call
+	buf      []exchange.Kline
+	capacity int
+	start    int
+	n        int
+	view     []exchange.Kline // scratch for Klines: reused, valid during a call
 }
 
+// historyStart is the ring's first size.
+const historyStart = 64
+
 func newHistory(capacity int) *history {
-	if capacity < 1 {
-		capacity = 1
-	}
-	return &history{buf: make([]exchange.Kline, capacity), view: make([]exchange.Kline, 0, capacity)}
+	return &history{capacity: max(capacity, 1)}
 }
 
 func (h *history) push(k *exchange.Kline) {
-	if h.n < len(h.buf) {
-		h.buf[(h.start+h.n)%len(h.buf)] = *k
+	if h.n < h.capacity {
+		if h.n == len(h.buf) {
+			buf := make([]exchange.Kline, min(h.capacity, max(historyStart, 2*len(h.buf))))
+			copy(buf, h.buf)
+			h.buf = buf
+		}
+		h.buf[h.n] = *k
 		h.n++
 		return
 	}

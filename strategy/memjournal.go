@@ -28,8 +28,13 @@ type MemoryJournal struct {
 	runs  []Run
 }
 
-// fillBlock is how many fills a block holds (about 220 KB).
-const fillBlock = 1024
+// fillBlock is how many fills a block holds at most (about 220 KB); the
+// first holds firstFillBlock and each next one twice the one before, so a
+// short run (one of a sweep's) does not pay for a large block.
+const (
+	fillBlock      = 1024
+	firstFillBlock = 32
+)
 
 type fillKey struct{ symbol, id string }
 
@@ -84,13 +89,13 @@ func (j *MemoryJournal) RecordFill(_ context.Context, instance, clientOrderID st
 	if len(j.seen) == n {
 		return false, nil
 	}
-	if len(j.fills) == cap(j.fills) && len(j.fills) > 0 {
-		j.done = append(j.done, j.fills)
-		j.nDone += len(j.fills)
-		j.fills = nil
-	}
-	if j.fills == nil {
-		j.fills = make([]JournalFill, 0, fillBlock)
+	if len(j.fills) == cap(j.fills) {
+		size := min(fillBlock, max(firstFillBlock, 2*len(j.fills)))
+		if len(j.fills) > 0 {
+			j.done = append(j.done, j.fills)
+			j.nDone += len(j.fills)
+		}
+		j.fills = make([]JournalFill, 0, size)
 	}
 	j.fills = append(j.fills, JournalFill{Instance: instance, ClientOrderID: clientOrderID, OwnTrade: t})
 	return true, nil

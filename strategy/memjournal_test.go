@@ -66,16 +66,22 @@ func TestMemoryJournalFillBlocks(t *testing.T) {
 			}
 		}
 	}
-	record(0, 2*fillBlock+5)
-	check(2*fillBlock+1, 2*fillBlock+5) // the block being filled
-	check(2*fillBlock+5, 2*fillBlock+5)
-	check(3*fillBlock, 2*fillBlock+5)
-	check(2*fillBlock-3, 2*fillBlock+5) // in the last full block: a copy
-	if j.nDone != 2*fillBlock {
+	total := 2*fillBlock + 5
+	record(0, total)
+	// Blocks of 32, 64, ... 1024, 1024: 2,016 fills in full blocks.
+	if want := 32 + 64 + 128 + 256 + 512 + 1024; j.nDone != want || len(j.done) != 6 {
+		t.Fatalf("%d fills in %d full blocks, want %d in 6", j.nDone, len(j.done), want)
+	}
+	nDone, last := j.nDone, len(j.done[len(j.done)-1])
+	check(nDone+1, total) // the block being filled
+	check(total, total)
+	check(3*fillBlock, total)
+	check(nDone-3, total) // in the last full block: a copy
+	if j.nDone != nDone {
 		t.Fatalf("a read of the last full block joined the blocks")
 	}
-	check(fillBlock-1, 2*fillBlock+5) // across blocks: joins
-	check(0, 2*fillBlock+5)
+	check(nDone-last-1, total) // across blocks: joins
+	check(0, total)
 	record(2*fillBlock+5, 4*fillBlock)
 	check(0, 4*fillBlock)
 	check(4*fillBlock-2, 4*fillBlock)

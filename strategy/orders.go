@@ -145,9 +145,10 @@ func (r *Runtime) record(in *instance, o exchange.NewOrder) (*tracked, error) {
 
 // newTracked returns a zero tracked order from a block: orders are kept
 // for the runtime's life (r.orders), so a block is never freed early.
+// Blocks start at 8 orders and double up to 64.
 func (r *Runtime) newTracked() *tracked {
 	if len(r.trackedBlock) == cap(r.trackedBlock) {
-		r.trackedBlock = make([]tracked, 0, 64)
+		r.trackedBlock = make([]tracked, 0, min(64, max(8, 2*cap(r.trackedBlock))))
 	}
 	r.trackedBlock = r.trackedBlock[:len(r.trackedBlock)+1]
 	return &r.trackedBlock[len(r.trackedBlock)-1]

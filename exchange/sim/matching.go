@@ -105,13 +105,16 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 	return o, nil
 }
 
-// orderSlab is how many order records one allocation holds.
+// orderSlab is how many order records one allocation holds at most; the
+// first holds 8 and each next twice as many, so an exchange that sees few
+// orders (a short backtest of a sweep) does not pay for a large block.
 const orderSlab = 64
 
 // newOrder returns a zeroed order record from the current block.
 func (x *Exchange) newOrder() *order {
 	if len(x.slab) == 0 {
-		x.slab = make([]order, orderSlab)
+		x.slabSize = min(orderSlab, max(8, 2*x.slabSize))
+		x.slab = make([]order, x.slabSize)
 	}
 	o := &x.slab[0]
 	x.slab = x.slab[1:]
