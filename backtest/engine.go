@@ -118,8 +118,9 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		SlippageTicks: s.Fill.SlippageTicks, MakerFee: s.Fill.MakerFee,
 		TakerFee: s.Fill.TakerFee, RateLimits: s.Fill.RateLimits,
 		// The replay reads fills from order events and keeps its own bars:
-		// the exchange need not keep a run's klines or every own trade.
-		KlineRetention: 1, OwnTradeRetention: 1000})
+		// the exchange need not keep a run's klines or every trade (1,000
+		// is a full page of the trades endpoints).
+		KlineRetention: 1, OwnTradeRetention: 1000, TradeRetention: 1000})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
 	}
