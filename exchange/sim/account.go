@@ -40,7 +40,7 @@ type account struct {
 	name      string
 	balances  map[string]*balance
 	orders    map[int64]*order  // every order by its number (its id is the number in decimal)
-	open      map[string]*order // open orders by client order id
+	open      map[string]*order // open orders by client order id (a generated one: see openAuto)
 	history   []*order          // every order, in placement order
 	trades    []exchange.OwnTrade
 	events    []exchange.OrderEvent
@@ -92,6 +92,9 @@ type order struct {
 	// pending orders wait for the next kline (NextOpen).
 	pending bool
 	byQuote bool // a MARKET BUY sized by quoteOrderQty
+	// autoID says the client order id is the generated sim-<order id>:
+	// such an order is found through its number, not the open map.
+	autoID bool
 	// newEvent holds the trades not yet reported; eventDue says the
 	// order changed since its last report.
 	newEvent []exchange.OwnTrade

@@ -68,7 +68,7 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 		return nil, err
 	}
 	if no.NewClientOrderID != "" {
-		if _, dup := a.open[no.NewClientOrderID]; dup {
+		if _, dup := a.open[no.NewClientOrderID]; dup || a.openAuto(no.NewClientOrderID) != nil {
 			return nil, apiErr(exchange.CodeParameterError, "duplicate clientOrderId %s among open orders", no.NewClientOrderID)
 		}
 	}
@@ -132,6 +132,7 @@ func (x *Exchange) book(a *account, o *order) {
 	if o.o.ClientOrderID == "" {
 		o.o.ClientOrderID = string(id)
 		o.o.OrderID = o.o.ClientOrderID[len("sim-"):]
+		o.autoID = true
 	} else {
 		o.o.OrderID = string(id[len("sim-"):])
 	}
@@ -139,7 +140,9 @@ func (x *Exchange) book(a *account, o *order) {
 	b.free = b.free.sub(o.lock)
 	b.locked = b.locked.add(o.lock)
 	a.orders[o.seq] = o
-	a.open[o.o.ClientOrderID] = o
+	if !o.autoID {
+		a.open[o.o.ClientOrderID] = o
+	}
 	a.history = append(a.history, o)
 	o.newEvent = o.newEvent[:0]
 	o.dirty()
@@ -429,7 +432,9 @@ func (x *Exchange) finish(m *market, o *order, st exchange.OrderStatus, reason s
 	o.o.CancelReason = reason
 	o.o.IsWorking = false
 	o.o.UpdateTime = x.now
-	delete(o.acct.open, o.o.ClientOrderID)
+	if !o.autoID {
+		delete(o.acct.open, o.o.ClientOrderID)
+	}
 	o.dirty()
 }
 

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spotbot/spotbot/exchange"
@@ -133,6 +134,24 @@ func codeOf(err error) (int, string) {
 	return exchange.CodeInternalError, err.Error()
 }
 
+// openAuto returns the open order whose generated client order id is id
+// (sim-<order id>), or nil. Generated ids stay out of the open map: placing
+// and cancelling without a client id then costs no map entry.
+func (a *account) openAuto(id string) *order {
+	num, ok := strings.CutPrefix(id, "sim-")
+	if !ok {
+		return nil
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil {
+		return nil
+	}
+	if o := a.orders[n]; o != nil && o.autoID && o.o.ClientOrderID == id && !o.final() {
+		return o
+	}
+	return nil
+}
+
 // find locates an order of the account by id or client id.
 func (a *account) find(orderID, clientID string) *order {
 	if orderID != "" {
@@ -143,6 +162,9 @@ func (a *account) find(orderID, clientID string) *order {
 		return nil
 	}
 	if o, ok := a.open[clientID]; ok {
+		return o
+	}
+	if o := a.openAuto(clientID); o != nil {
 		return o
 	}
 	for i := len(a.history) - 1; i >= 0; i-- {

@@ -58,3 +58,43 @@ func TestMayHaveEvents(t *testing.T) {
 	p.DiscardEvents()
 	require.False(t, p.MayHaveEvents())
 }
+
+// A generated client order id (sim-<order id>) finds its order while open
+// and after, and an explicit client id equal to an open one is refused.
+func TestGeneratedClientOrderIDs(t *testing.T) {
+	t.Parallel()
+	x, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols()})
+	require.NoError(t, err)
+	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000")))
+	require.NoError(t, x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(10_000)))
+	p, ctx := x.Master(), t.Context()
+	buy := exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
+		Quantity: decimal.RequireFromString("0.01"), Price: decimal.NewFromInt(19000)}
+	ack, err := p.PlaceOrder(ctx, buy)
+	require.NoError(t, err)
+	cid := "sim-" + ack.OrderID
+	got, err := p.QueryOrder(ctx, exchange.QueryOrderRequest{Symbol: "BTCUSDT", OrigClientOrderID: cid})
+	require.NoError(t, err)
+	require.Equal(t, ack.OrderID, got.OrderID)
+	require.Equal(t, exchange.StatusNew, got.Status)
+
+	dup := buy
+	dup.NewClientOrderID = cid
+	_, err = p.PlaceOrder(ctx, dup)
+	require.True(t, exchange.HasCode(err, exchange.CodeParameterError), "%v", err)
+	// Look-alikes are not generated ids.
+	for _, id := range []string{"sim-0" + ack.OrderID, "sim-x", "sim-"} {
+		_, err := p.QueryOrder(ctx, exchange.QueryOrderRequest{Symbol: "BTCUSDT", OrigClientOrderID: id})
+		require.Error(t, err, id)
+	}
+
+	canceled, err := p.CancelOrder(ctx, exchange.CancelOrderRequest{Symbol: "BTCUSDT", OrigClientOrderID: cid})
+	require.NoError(t, err)
+	require.Equal(t, exchange.StatusCanceled, canceled.Status)
+	got, err = p.QueryOrder(ctx, exchange.QueryOrderRequest{Symbol: "BTCUSDT", OrigClientOrderID: cid})
+	require.NoError(t, err)
+	require.Equal(t, exchange.StatusCanceled, got.Status)
+	// Once it is final the id may be used again.
+	_, err = p.PlaceOrder(ctx, dup)
+	require.NoError(t, err)
+}
