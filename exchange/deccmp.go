@@ -10,8 +10,9 @@ import (
 // decimal.Cmp allocates whenever the exponents differ (1.1 against 1, a
 // price with two decimals against one with none), which made the rule
 // check the most expensive step of placing an order in the simulator.
-// cmpDec and cmpMul give the same answers without allocating whenever the
-// coefficients fit 64 bits, which covers every realistic value.
+// cmpDec, CmpMul and the split forms give the same answers without
+// allocating whenever the coefficients fit 64 bits, which covers every
+// realistic value.
 
 // decOne is 1; never modified.
 var decOne = decimal.NewFromInt(1)
@@ -105,36 +106,52 @@ func cmpDec(a, b decimal.Decimal) int {
 	return cmpSmall(x, y)
 }
 
+// split is a decimal with its small form, when it has one: a value the
+// rule check compares several times is split once.
+type split struct {
+	d  decimal.Decimal
+	s  small
+	ok bool
+}
+
+func splitOf(d decimal.Decimal) split {
+	s, ok := smallOf(d)
+	return split{d: d, s: s, ok: ok}
+}
+
+// cmpSplit is a.d.Cmp(b.d).
+func cmpSplit(a, b split) int {
+	if a.ok && b.ok {
+		return cmpSmall(a.s, b.s)
+	}
+	return a.d.Cmp(b.d)
+}
+
+// product is b × c as a small, when both have one and the product fits.
+func product(b, c split) (small, bool) {
+	if !b.ok || !c.ok {
+		return small{}, false
+	}
+	hi, lo := bits.Mul64(b.s.mag, c.s.mag)
+	if hi != 0 {
+		return small{}, false
+	}
+	return small{sign: b.s.sign * c.s.sign, mag: lo, exp: b.s.exp + c.s.exp}, true
+}
+
+// cmpToProduct is a.d.Cmp(b.d × c.d) given p, ok := product(b, c).
+func cmpToProduct(a split, p small, ok bool, b, c split) int {
+	if ok && a.ok {
+		return cmpSmall(a.s, p)
+	}
+	return a.d.Cmp(b.d.Mul(c.d))
+}
+
 // CmpMul compares a with b × c like a.Cmp(b.Mul(c)), without allocating
 // when the coefficients have up to 18 digits and b's times c's fits 64
 // bits: an order's value against a minimum, say.
 func CmpMul(a, b, c decimal.Decimal) int {
-	p, ok := productOf(b, c)
-	return cmpProduct(a, p, ok, b, c)
-}
-
-// productOf is b × c as a small, when both coefficients fit and so does
-// their product.
-func productOf(b, c decimal.Decimal) (small, bool) {
-	y, okB := smallOf(b)
-	z, okC := smallOf(c)
-	if !okB || !okC {
-		return small{}, false
-	}
-	hi, lo := bits.Mul64(y.mag, z.mag)
-	if hi != 0 {
-		return small{}, false
-	}
-	return small{sign: y.sign * z.sign, mag: lo, exp: y.exp + z.exp}, true
-}
-
-// cmpProduct is a.Cmp(b.Mul(c)) given p, ok := productOf(b, c): checking
-// one product against several bounds splits it once.
-func cmpProduct(a decimal.Decimal, p small, ok bool, b, c decimal.Decimal) int {
-	if ok {
-		if x, okA := smallOf(a); okA {
-			return cmpSmall(x, p)
-		}
-	}
-	return a.Cmp(b.Mul(c))
+	sb, sc := splitOf(b), splitOf(c)
+	p, ok := product(sb, sc)
+	return cmpToProduct(splitOf(a), p, ok, sb, sc)
 }

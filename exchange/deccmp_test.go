@@ -41,7 +41,7 @@ func TestCmpDecMatchesCmp(t *testing.T) {
 		if i%7 == 0 {
 			b = a.Add(decimal.New(int64(r.IntN(3)-1), int32(r.IntN(10)-12))) // neighbours
 		}
-		if got, want := cmpDec(a, b), a.Cmp(b); got != want || CmpDecimal(a, b) != want {
+		if got, want := cmpDec(a, b), a.Cmp(b); got != want || CmpDecimal(a, b) != want || cmpSplit(splitOf(a), splitOf(b)) != want {
 			t.Fatalf("cmpDec(%s, %s) = %d (CmpDecimal %d), want %d", a, b, got, CmpDecimal(a, b), want)
 		}
 		if got, want := CmpMul(a, b, c), a.Cmp(b.Mul(c)); got != want {

@@ -95,12 +95,15 @@ func (s *SymbolInfo) MaxNotional(t OrderType) decimal.Decimal {
 
 func tooPrecise(d decimal.Decimal, scale int32) bool { return !d.Equal(d.Truncate(scale)) }
 
-// percentPriceUsable reports whether a PERCENT_PRICE_BY_SIDE filter can be
-// enforced as the spec states it; the facts file notes published samples with
-// multipliers that would refuse every order, which are to be ignored.
-func percentPriceUsable(f Filter) (bid, ask bool) {
-	return cmpDec(f.BidMultiplierUp, decOne) >= 0, f.AskMultiplierDown.IsPositive() && cmpDec(f.AskMultiplierDown, decOne) <= 0
-}
+// splitOne is 1, split.
+var splitOne = splitOf(decOne)
+
+// A PERCENT_PRICE_BY_SIDE filter is enforced as the spec states it only
+// with a bid multiplier of at least 1 and an ask multiplier in (0, 1]: the
+// facts file notes published samples with multipliers that would refuse
+// every order, which are to be ignored.
+func bidUsable(up split) bool   { return cmpSplit(up, splitOne) >= 0 }
+func askUsable(down split) bool { return down.d.IsPositive() && cmpSplit(down, splitOne) <= 0 }
 
 // CheckOrder applies the symbol's rules to o. last is the latest trade
 // price, used for market-order amounts and PERCENT_PRICE_BY_SIDE; zero means
@@ -158,19 +161,22 @@ func (s *SymbolInfo) checkLimit(o NewOrder, last decimal.Decimal) error {
 	if tooPrecise(o.Quantity, s.QtyScale()) {
 		return ruleErr(RulePrecision, CodeParameterError, "quantity %s has more than %d decimals", o.Quantity, s.QtyScale())
 	}
-	if err := s.checkPricedAmount(o.Type, o.Price, o.Quantity); err != nil {
+	// Price and quantity are compared several times: split them once.
+	price, qty := splitOf(o.Price), splitOf(o.Quantity)
+	if err := s.checkPricedAmount(o.Type, price, qty); err != nil {
 		return err
 	}
 	if f, ok := s.PercentPrice(); ok && last.IsPositive() && o.Type != TypeLimitMaker {
-		bidOK, askOK := percentPriceUsable(f)
-		if o.Side == SideBuy && bidOK {
-			if CmpMul(o.Price, last, f.BidMultiplierUp) > 0 {
+		if o.Side == SideBuy {
+			up, l := splitOf(f.BidMultiplierUp), splitOf(last)
+			if p, ok := product(l, up); bidUsable(up) && cmpToProduct(price, p, ok, l, up) > 0 {
 				ceil := last.Mul(f.BidMultiplierUp)
 				return ruleErr(RulePercentPrice, CodeParameterError, "buy price %s above %s (last %s × %s)", o.Price, ceil, last, f.BidMultiplierUp)
 			}
 		}
-		if o.Side == SideSell && askOK {
-			if CmpMul(o.Price, last, f.AskMultiplierDown) < 0 {
+		if o.Side == SideSell {
+			down, l := splitOf(f.AskMultiplierDown), splitOf(last)
+			if p, ok := product(l, down); askUsable(down) && cmpToProduct(price, p, ok, l, down) < 0 {
 				floor := last.Mul(f.AskMultiplierDown)
 				return ruleErr(RulePercentPrice, CodeParameterError, "sell price %s below %s (last %s × %s)", o.Price, floor, last, f.AskMultiplierDown)
 			}
@@ -230,16 +236,16 @@ func (s *SymbolInfo) checkMinQty(qty decimal.Decimal) error {
 // quantity with the bounds without computing the product, which is built
 // only for a refusal's message (placing an order is the simulator's hot
 // path).
-func (s *SymbolInfo) checkPricedAmount(t OrderType, price, qty decimal.Decimal) error {
-	if err := s.checkMinQty(qty); err != nil {
-		return err
+func (s *SymbolInfo) checkPricedAmount(t OrderType, price, qty split) error {
+	if qty.d.IsPositive() && s.BaseSizePrecision.IsPositive() && cmpSplit(qty, splitOf(s.BaseSizePrecision)) < 0 {
+		return ruleErr(RuleMinAmount, CodeBelowMinVolume, "quantity %s below the minimum %s", qty.d, s.BaseSizePrecision)
 	}
-	n, ok := productOf(price, qty)
-	if min := s.MinNotional(t); min.IsPositive() && cmpProduct(min, n, ok, price, qty) > 0 {
-		return ruleErr(RuleMinAmount, CodeBelowMinVolume, "amount %s below the minimum %s", price.Mul(qty), min)
+	n, ok := product(price, qty)
+	if min := s.MinNotional(t); min.IsPositive() && cmpToProduct(splitOf(min), n, ok, price, qty) > 0 {
+		return ruleErr(RuleMinAmount, CodeBelowMinVolume, "amount %s below the minimum %s", price.d.Mul(qty.d), min)
 	}
-	if max := s.MaxNotional(t); max.IsPositive() && cmpProduct(max, n, ok, price, qty) < 0 {
-		return ruleErr(RuleMaxAmount, CodeAboveMaxVolume, "amount %s above the maximum %s", price.Mul(qty), max)
+	if max := s.MaxNotional(t); max.IsPositive() && cmpToProduct(splitOf(max), n, ok, price, qty) < 0 {
+		return ruleErr(RuleMaxAmount, CodeAboveMaxVolume, "amount %s above the maximum %s", price.d.Mul(qty.d), max)
 	}
 	return nil
 }
