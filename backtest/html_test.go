@@ -91,16 +91,26 @@ func TestHTMLReportInChromium(t *testing.T) {
 	flags := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--enable-logging=stderr", "--v=0",
 		"--user-data-dir=" + filepath.Join(dir, "profile")}
+	// Headless Chromium now and then exits with an error on a busy machine
+	// before it loads anything (seen once in many runs, only crashpad's
+	// complaints on stderr); such a run says nothing about the report, so
+	// it is tried again, three times at most.
 	browse := func(extra ...string) (string, string) {
-		ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, bin, append(append(append([]string{}, flags...), extra...), "file://"+page)...)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("chromium: %v\n%s", err, errb.String())
+		var err error
+		for attempt := 1; attempt <= 3; attempt++ {
+			ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+			cmd := exec.CommandContext(ctx, bin, append(append(append([]string{}, flags...), extra...), "file://"+page)...)
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			err = cmd.Run()
+			cancel()
+			if err == nil {
+				return out.String(), errb.String()
+			}
+			t.Logf("chromium, attempt %d: %v\n%s", attempt, err, errb.String())
 		}
-		return out.String(), errb.String()
+		t.Fatalf("chromium failed three times: %v", err)
+		return "", ""
 	}
 	dom, logs := browse("--dump-dom")
 	for _, id := range []string{"price-BTCUSDT", "equity", "drawdown"} {
