@@ -53,20 +53,11 @@ func tiled(tb testing.TB, n int) []exchange.Kline {
 // of the whole process, data included (the peak-MB metric; meaningful when
 // this benchmark runs alone: -bench SMACrossMillion).
 func BenchmarkSMACrossMillionBars(b *testing.B) {
-	bars := tiled(b, 1_000_000)
-	spec := millionSpec(bars)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		res, err := Run(b.Context(), spec)
-		if err != nil {
-			b.Fatal(err)
+	benchMillion(b, nil, func(res *Result) {
+		if len(res.Fills) != 15_154 {
+			b.Fatalf("%d fills, want 15,154", len(res.Fills))
 		}
-		if res.Metrics.Bars == 0 {
-			b.Fatal("no bars")
-		}
-	}
-	b.ReportMetric(float64(len(bars))*float64(b.N)/b.Elapsed().Seconds(), "bars/s")
+	})
 	if kb := peakRSSKB(); kb > 0 {
 		b.ReportMetric(float64(kb)/1024, "peak-MB")
 	}
@@ -77,9 +68,22 @@ func BenchmarkSMACrossMillionBars(b *testing.B) {
 // replaying the bars alone, so that the difference between the two is the
 // cost of the orders.
 func BenchmarkMillionBarsNoOrders(b *testing.B) {
+	benchMillion(b, map[string]decimal.Decimal{"BTC": decimal.RequireFromString("0.00000001")}, func(res *Result) {
+		if len(res.Fills) != 0 {
+			b.Fatalf("%d fills, want none", len(res.Fills))
+		}
+	})
+}
+
+// benchMillion runs smacross over a million tiled bars (with the given
+// starting balances, nil for the default), checks each result and reports
+// bars/s.
+func benchMillion(b *testing.B, balances map[string]decimal.Decimal, check func(*Result)) {
 	bars := tiled(b, 1_000_000)
 	spec := millionSpec(bars)
-	spec.Balances = map[string]decimal.Decimal{"BTC": decimal.RequireFromString("0.00000001")}
+	if balances != nil {
+		spec.Balances = balances
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -87,9 +91,7 @@ func BenchmarkMillionBarsNoOrders(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(res.Fills) != 0 {
-			b.Fatalf("%d fills, want none", len(res.Fills))
-		}
+		check(res)
 	}
 	b.ReportMetric(float64(len(bars))*float64(b.N)/b.Elapsed().Seconds(), "bars/s")
 }

@@ -336,9 +336,17 @@ func TestRuntimeDerivesHigherIntervals(t *testing.T) {
 // BenchmarkOnBar delivers one closed kline to one strategy that places no
 // order. Target: ≤ 300 ns and no allocations.
 func BenchmarkOnBar(b *testing.B) {
+	if s, _ := benchOnBar(b, risk.Limits{}, ""); s.n == 0 {
+		b.Fatal("strategy never called")
+	}
+}
+
+// benchOnBar runs the OnBar benchmark loop on a runtime with the given
+// limits and valuation asset and returns the strategy and the runtime.
+func benchOnBar(b *testing.B, limits risk.Limits, valuation string) (*countingStrategy, *Runtime) {
 	j := newMemJournal()
-	g, _ := risk.New(risk.Limits{})
-	rt, err := New(Options{Trader: newFakeTrader(j), Gate: g, Journal: j, Clock: &testClock{t: t0}})
+	g, _ := risk.New(limits)
+	rt, err := New(Options{Trader: newFakeTrader(j), Gate: g, Journal: j, Clock: &testClock{t: t0}, Valuation: valuation})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -355,9 +363,7 @@ func BenchmarkOnBar(b *testing.B) {
 	for b.Loop() {
 		rt.OnBar(ctx, feed1m, k)
 	}
-	if s.n == 0 {
-		b.Fatal("strategy never called")
-	}
+	return s, rt
 }
 
 type countingStrategy struct{ n int }
@@ -450,25 +456,7 @@ func TestRuntimeAlternatingFeeds(t *testing.T) {
 // BenchmarkOnBarValued is BenchmarkOnBar with equity tracked for the kill
 // switch (Options.Valuation): the account is valued at every bar.
 func BenchmarkOnBarValued(b *testing.B) {
-	j := newMemJournal()
-	g, _ := risk.New(risk.Limits{MaxDrawdown: d("0.5")})
-	rt, err := New(Options{Trader: newFakeTrader(j), Gate: g, Journal: j, Clock: &testClock{t: t0}, Valuation: "USDT"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := &countingStrategy{}
-	if err := rt.Add(Config{Name: "t", ID: "b", Symbols: []string{"BTCUSDT"}, Interval: "1m"}, s); err != nil {
-		b.Fatal(err)
-	}
-	if err := rt.Start(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	k := bar(0, "100")
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		rt.OnBar(ctx, feed1m, k)
-	}
+	s, rt := benchOnBar(b, risk.Limits{MaxDrawdown: d("0.5")}, "USDT")
 	if s.n == 0 || rt.Killed() {
 		b.Fatalf("strategy called %d times, killed %v", s.n, rt.Killed())
 	}

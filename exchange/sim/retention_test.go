@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -14,11 +15,7 @@ import (
 // trades (trimmed in bulk); myTrades serves what is kept.
 func TestOwnTradeRetention(t *testing.T) {
 	t.Parallel()
-	x, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols(), MarketFill: Immediate, OwnTradeRetention: 3})
-	require.NoError(t, err)
-	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000")))
-	require.NoError(t, x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(10_000)))
-	p, ctx := x.Master(), t.Context()
+	p, ctx := fundedPort(t, Options{MarketFill: Immediate, OwnTradeRetention: 3})
 	var ids []string
 	for range 10 {
 		ack, err := p.PlaceOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeMarket,
@@ -38,22 +35,18 @@ func TestOwnTradeRetention(t *testing.T) {
 
 func TestMayHaveEvents(t *testing.T) {
 	t.Parallel()
-	x, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols()})
-	require.NoError(t, err)
-	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000")))
-	require.NoError(t, x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(10_000)))
-	p, ctx := x.Master(), t.Context()
+	p, ctx := fundedPort(t, Options{})
 	require.False(t, p.MayHaveEvents())
+	buy := exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
+		Quantity: decimal.RequireFromString("0.01"), Price: decimal.NewFromInt(19000)}
 	for range 2 {
-		_, err := p.PlaceOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
-			Quantity: decimal.RequireFromString("0.01"), Price: decimal.NewFromInt(19000)})
+		_, err := p.PlaceOrder(ctx, buy)
 		require.NoError(t, err)
 	}
 	require.True(t, p.MayHaveEvents())
 	require.Len(t, p.DrainEvents(nil), 2)
 	require.False(t, p.MayHaveEvents())
-	_, err = p.PlaceOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
-		Quantity: decimal.RequireFromString("0.01"), Price: decimal.NewFromInt(19000)})
+	_, err := p.PlaceOrder(ctx, buy)
 	require.NoError(t, err)
 	p.DiscardEvents()
 	require.False(t, p.MayHaveEvents())
@@ -63,11 +56,7 @@ func TestMayHaveEvents(t *testing.T) {
 // and after, and an explicit client id equal to an open one is refused.
 func TestGeneratedClientOrderIDs(t *testing.T) {
 	t.Parallel()
-	x, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols()})
-	require.NoError(t, err)
-	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000")))
-	require.NoError(t, x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(10_000)))
-	p, ctx := x.Master(), t.Context()
+	p, ctx := fundedPort(t, Options{})
 	buy := exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
 		Quantity: decimal.RequireFromString("0.01"), Price: decimal.NewFromInt(19000)}
 	ack, err := p.PlaceOrder(ctx, buy)
@@ -97,4 +86,16 @@ func TestGeneratedClientOrderIDs(t *testing.T) {
 	// Once it is final the id may be used again.
 	_, err = p.PlaceOrder(ctx, dup)
 	require.NoError(t, err)
+}
+
+// fundedPort is the master's port on an exchange with the test symbols,
+// BTCUSDT at 20000 and 10,000 USDT credited.
+func fundedPort(t *testing.T, o Options) (*Port, context.Context) {
+	t.Helper()
+	o.Start, o.Symbols = exchangetest.T0, exchangetest.Symbols()
+	x, err := New(o)
+	require.NoError(t, err)
+	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000")))
+	require.NoError(t, x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(10_000)))
+	return x.Master(), t.Context()
 }
