@@ -57,6 +57,17 @@ func (g eventGuard) DrainEvents(dst []exchange.OrderEvent) []exchange.OrderEvent
 	return g.events.DrainEvents(dst)
 }
 
+// MayHaveEvents forwards the port's hint that there is nothing to drain
+// (the simulator gives it), so a runtime syncing every bar skips the drain
+// as it does without the guard. A port without the hint may always have
+// events.
+func (g eventGuard) MayHaveEvents() bool {
+	if h, ok := g.events.(interface{ MayHaveEvents() bool }); ok {
+		return h.MayHaveEvents()
+	}
+	return g.events != nil
+}
+
 // port returns the guard as the runtime should see it.
 func (g *guard) port() exchange.Trader {
 	if g.withEvents {
