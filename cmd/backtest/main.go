@@ -7,42 +7,20 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
+
+	"github.com/spotbot/spotbot/internal/cli"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(exitCode(err, os.Stderr))
-}
+func main() { cli.Main("backtest", run) }
 
-// Exit codes.
+// The exit codes and the usage error are the ones every command shares.
 const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
+	exitOK    = cli.ExitOK
+	exitError = cli.ExitError
+	exitUsage = cli.ExitUsage
 )
 
-// errUsage marks errors the user fixes by changing the command line or the
-// configuration.
-var errUsage = errors.New("usage")
+var errUsage = cli.ErrUsage
 
-func exitCode(err error, stderr io.Writer) int {
-	switch {
-	case err == nil, errors.Is(err, context.Canceled):
-		return exitOK
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(stderr, "backtest:", err)
-		return exitUsage
-	default:
-		fmt.Fprintln(stderr, "backtest:", err)
-		return exitError
-	}
-}
+func exitCode(err error, stderr io.Writer) int { return cli.ExitCode("backtest", err, stderr) }

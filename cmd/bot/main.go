@@ -3,45 +3,27 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 	"text/tabwriter"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/internal/cli"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(exitCode(err, os.Stderr))
-}
+func main() { cli.Main("bot", run) }
 
-// Exit codes.
+// The usage error and exit codes are the ones every command shares.
+var errUsage = cli.ErrUsage
+
 const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
+	exitOK    = cli.ExitOK
+	exitError = cli.ExitError
+	exitUsage = cli.ExitUsage
 )
 
-var errUsage = errors.New("usage")
-
-func exitCode(err error, stderr io.Writer) int {
-	switch {
-	case err == nil, errors.Is(err, context.Canceled):
-		return exitOK
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(stderr, err)
-		return exitUsage
-	default:
-		fmt.Fprintln(stderr, "bot:", err)
-		return exitError
-	}
-}
+func exitCode(err error, stderr io.Writer) int { return cli.ExitCode("bot", err, stderr) }
 
 const usage = `usage: bot <command> [flags]
 
