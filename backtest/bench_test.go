@@ -94,11 +94,18 @@ func benchMillion(b *testing.B, balances map[string]decimal.Decimal, check func(
 	}
 	settleHeap(run)
 	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	b.ResetTimer()
 	for b.Loop() {
 		run()
 	}
-	b.ReportMetric(float64(len(bars))*float64(b.N)/b.Elapsed().Seconds(), "bars/s")
+	b.StopTimer()
+	runtime.ReadMemStats(&after)
+	perBar := float64(len(bars)) * float64(b.N)
+	b.ReportMetric(perBar/b.Elapsed().Seconds(), "bars/s")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/perBar, "allocs/bar")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
 }
 
 // settleHeap runs run (at most five times) until the collector has freed
