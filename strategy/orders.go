@@ -218,7 +218,25 @@ func (r *Runtime) forget(t *tracked, cause error) {
 	}
 }
 
+// keptFinished is how many final orders the runtime remembers at least
+// (at most twice as many): a daemon running for months would otherwise
+// keep every order it ever placed. Cancel of a forgotten order answers
+// that the instance has no such order.
+const keptFinished = 10_000
+
+// dropOpen ends t's life as an open order: it leaves the open list and
+// joins the finished, the oldest of which are forgotten in bulk.
 func (r *Runtime) dropOpen(t *tracked) {
+	r.finished = append(r.finished, t.order.ClientOrderID)
+	if len(r.finished) >= 2*keptFinished {
+		old := r.finished[:len(r.finished)-keptFinished]
+		for _, id := range old {
+			if o, ok := r.orders[id]; ok && o.final {
+				delete(r.orders, id)
+			}
+		}
+		r.finished = r.finished[:copy(r.finished, r.finished[len(old):])]
+	}
 	for i, o := range r.open {
 		if o == t {
 			r.open = append(r.open[:i], r.open[i+1:]...)

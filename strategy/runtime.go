@@ -90,6 +90,7 @@ type Runtime struct {
 	trackedBlock []tracked
 	posMath      posMath              // reused by every fill's position update
 	open         []*tracked           // not final, in placement order
+	finished     []string             // client ids of final orders, oldest first (see keptFinished)
 	es           exchange.EventSource // the Trader's, when it has one
 	hint         eventHint            // the EventSource's, when it has one
 	events       []exchange.OrderEvent

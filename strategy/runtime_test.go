@@ -461,3 +461,40 @@ func BenchmarkOnBarValued(b *testing.B) {
 		b.Fatalf("strategy called %d times, killed %v", s.n, rt.Killed())
 	}
 }
+
+// The runtime forgets the oldest finished orders in bulk once twice
+// keptFinished are final, and keeps the open ones.
+func TestRuntimeForgetsOldFinishedOrders(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Options{}, &recorder{})
+	in := h.rt.insts[0]
+	if _, err := in.Place(limitBuy("s0-open")); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2*keptFinished - 1 {
+		h.ft.script = []outcome{refuse}
+		if _, err := in.Place(limitBuy(fmt.Sprintf("s0-%d", i))); !IsRefusal(err) {
+			t.Fatalf("order %d: %v", i, err)
+		}
+	}
+	if n := len(h.rt.orders); n != 2*keptFinished {
+		t.Fatalf("%d orders remembered before the bulk forget, want %d", n, 2*keptFinished)
+	}
+	h.ft.script = []outcome{refuse}
+	if _, err := in.Place(limitBuy("s0-last")); !IsRefusal(err) {
+		t.Fatal(err)
+	}
+	// 20,000 final: the oldest 10,000 go; the open one stays.
+	if n, f := len(h.rt.orders), len(h.rt.finished); n != keptFinished+1 || f != keptFinished {
+		t.Fatalf("%d orders remembered, %d finished listed; want %d and %d", n, f, keptFinished+1, keptFinished)
+	}
+	if err := in.Cancel("s0-0"); err == nil {
+		t.Error("a forgotten order cancelled without error")
+	}
+	if err := in.Cancel(fmt.Sprintf("s0-%d", 2*keptFinished-2)); err != nil {
+		t.Errorf("a remembered final order: %v", err)
+	}
+	if err := in.Cancel("s0-open"); err != nil {
+		t.Errorf("the open order: %v", err)
+	}
+}

@@ -106,7 +106,9 @@ type Context interface {
 	// PlaceBatch sends up to 20 orders of one symbol in one request. The
 	// result has one entry per order, refused ones with Err set.
 	PlaceBatch(orders []exchange.NewOrder) ([]Order, error)
-	// Cancel cancels one of the instance's orders by client order id.
+	// Cancel cancels one of the instance's orders by client order id. An
+	// order already final is no error, as long as the runtime remembers
+	// it (the last 10,000 to 20,000 finished orders).
 	Cancel(clientOrderID string) error
 	// CancelAll cancels the instance's open orders of a symbol.
 	CancelAll(symbol string) error
