@@ -325,11 +325,18 @@ func (b *Bot) fail(what string, err error) {
 	b.log.Warn(what+" failed", slog.Any("err", err))
 }
 
+// paperHistory is how long the paper modes' simulated exchange remembers
+// final orders and trades.
+const paperHistory = 31 * 24 * time.Hour
+
 // newSim builds the simulated exchange of the paper modes, funded from
 // account.balances.
 func newSim(c *config.Config, start time.Time, rules []exchange.SymbolInfo) (*sim.Exchange, error) {
 	o := sim.Options{Start: start, Symbols: rules, SlippageBps: c.Sim.SlippageBps, SlippageTicks: c.Sim.SlippageTicks, MakerFee: c.Sim.MakerFee,
-		TakerFee: c.Sim.TakerFee, RateLimits: c.Sim.RateLimits, KlineRetention: 1}
+		TakerFee: c.Sim.TakerFee, RateLimits: c.Sim.RateLimits, KlineRetention: 1,
+		// A paper bot runs for months: forget what no endpoint serves any
+		// more (allOrders reaches 7 days back, myTrades a month).
+		HistoryRetention: paperHistory}
 	if c.Sim.Fill == "touch" {
 		o.LimitFill = sim.Touch
 	}

@@ -41,7 +41,8 @@ type account struct {
 	balances  map[string]*balance
 	orders    map[int64]*order  // every order by its number (its id is the number in decimal)
 	open      map[string]*order // open orders by client order id (a generated one: see openAuto)
-	history   []*order          // every order, in placement order
+	history   []*order          // every order, in placement order (see Options.HistoryRetention)
+	trimAt    int               // history length that triggers the next trim
 	trades    []exchange.OwnTrade
 	events    []exchange.OrderEvent
 	tokDeduct bool

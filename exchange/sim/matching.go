@@ -105,6 +105,34 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 	return o, nil
 }
 
+// historyTrimMin is the shortest history worth trimming.
+const historyTrimMin = 1024
+
+// trimHistory forgets a's final orders last updated before the retention
+// window and its trades older than it. It runs when the history has
+// doubled since the last trim, so the cost is constant per order.
+func (x *Exchange) trimHistory(a *account) {
+	cut := x.now.Add(-x.opts.HistoryRetention)
+	kept := a.history[:0]
+	for _, o := range a.history {
+		if o.final() && o.o.UpdateTime.Before(cut) {
+			delete(a.orders, o.seq)
+			continue
+		}
+		kept = append(kept, o)
+	}
+	clear(a.history[len(kept):])
+	a.history = kept
+	a.trimAt = 2 * len(kept)
+	n := 0
+	for n < len(a.trades) && a.trades[n].Time.Before(cut) { // oldest first
+		n++
+	}
+	left := copy(a.trades, a.trades[n:])
+	clear(a.trades[left:])
+	a.trades = a.trades[:left]
+}
+
 // orderSlab is how many order records one allocation holds at most; the
 // first holds 8 and each next twice as many, so an exchange that sees few
 // orders (a short backtest of a sweep) does not pay for a large block.
@@ -144,6 +172,9 @@ func (x *Exchange) book(a *account, o *order) {
 		a.open[o.o.ClientOrderID] = o
 	}
 	a.history = append(a.history, o)
+	if x.opts.HistoryRetention > 0 && len(a.history) >= max(historyTrimMin, a.trimAt) {
+		x.trimHistory(a)
+	}
 	o.newEvent = o.newEvent[:0]
 	o.dirty()
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
@@ -98,4 +99,47 @@ func fundedPort(t *testing.T, o Options) (*Port, context.Context) {
 	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000")))
 	require.NoError(t, x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(10_000)))
 	return x.Master(), t.Context()
+}
+
+// With HistoryRetention, final orders and trades older than it are
+// forgotten once the history has grown enough to trim; open orders and
+// recent ones stay.
+func TestHistoryRetention(t *testing.T) {
+	t.Parallel()
+	x, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols(), MarketFill: Immediate, HistoryRetention: time.Hour})
+	require.NoError(t, err)
+	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000")))
+	require.NoError(t, x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(1_000_000)))
+	p, ctx := x.Master(), t.Context()
+	limit := exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
+		Quantity: decimal.RequireFromString("0.01"), Price: decimal.NewFromInt(19000)}
+	market := exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeMarket,
+		Quantity: decimal.RequireFromString("0.01")}
+	open, err := p.PlaceOrder(ctx, limit) // stays open throughout
+	require.NoError(t, err)
+	old, err := p.PlaceOrder(ctx, market) // filled at once, then ages
+	require.NoError(t, err)
+	// Two hours later, enough new orders to trigger a trim.
+	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(120, "20000", "20000", "20000", "20000")))
+	var last exchange.OrderAck
+	for range historyTrimMin {
+		last, err = p.PlaceOrder(ctx, market)
+		require.NoError(t, err)
+	}
+	_, err = p.QueryOrder(ctx, exchange.QueryOrderRequest{Symbol: "BTCUSDT", OrderID: old.OrderID})
+	require.True(t, exchange.HasCode(err, exchange.CodeUnknownOrder), "the aged order: %v", err)
+	got, err := p.QueryOrder(ctx, exchange.QueryOrderRequest{Symbol: "BTCUSDT", OrderID: open.OrderID})
+	require.NoError(t, err)
+	require.Equal(t, exchange.StatusNew, got.Status)
+	got, err = p.QueryOrder(ctx, exchange.QueryOrderRequest{Symbol: "BTCUSDT", OrderID: last.OrderID})
+	require.NoError(t, err)
+	require.Equal(t, exchange.StatusFilled, got.Status)
+	trades, err := p.MyTrades(ctx, exchange.MyTradesRequest{Symbol: "BTCUSDT", OrderID: old.OrderID})
+	require.NoError(t, err)
+	require.Empty(t, trades)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	a := x.accounts[x.MasterUID()]
+	require.Len(t, a.history, historyTrimMin+1) // the open order and the new ones
+	require.Len(t, a.trades, historyTrimMin)
 }

@@ -90,6 +90,12 @@ type Options struct {
 	// TradeRetention caps the public trades kept per symbol (default
 	// 10000).
 	TradeRetention int
+	// HistoryRetention, when positive, makes each account forget final
+	// orders last updated longer ago than it, and own trades older than
+	// it: a paper-trading daemon runs for months. Queries of a forgotten
+	// order answer unknown order; windows before it return nothing. 0
+	// keeps everything.
+	HistoryRetention time.Duration
 	// OwnTradeRetention caps the trades each account keeps for the
 	// myTrades endpoint, the most recent first to stay (0 keeps them all).
 	// A backtest, which reads its fills from order events, sets it low.
