@@ -87,8 +87,10 @@ type order struct {
 	o    exchange.Order
 	seq  int64           // time priority
 	left decimal.Decimal // base quantity still to fill (quote for a quote-sized market buy)
-	// lockAsset and lock are what the order holds locked.
+	// lockAsset and lock are what the order holds locked, lockBal the
+	// balance they are locked in (balances are never replaced).
 	lockAsset string
+	lockBal   *balance
 	lock      amount
 	// pending orders wait for the next kline (NextOpen).
 	pending bool

@@ -60,9 +60,9 @@ func (x *Exchange) slipped(p decimal.Decimal, s exchange.Side, info *exchange.Sy
 // place validates and books a new order, matching what it can. With test
 // set it only validates.
 func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, error) {
-	m, ok := x.markets[no.Symbol]
-	if !ok {
-		return nil, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", no.Symbol)
+	m, err := x.market(no.Symbol)
+	if err != nil {
+		return nil, err
 	}
 	if err := m.info.CheckOrder(no, m.last); err != nil {
 		return nil, err
@@ -84,7 +84,8 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 		return nil, apiErr(exchange.CodeOrderTypeNotAllowed, "LIMIT_MAKER order would immediately match and take")
 	}
 	o.lockAsset, o.lock = x.lockFor(m, o)
-	if b := a.bal(o.lockAsset); b.free.cmp(o.lock) < 0 {
+	o.lockBal = a.bal(o.lockAsset)
+	if b := o.lockBal; b.free.cmp(o.lock) < 0 {
 		return nil, apiErr(exchange.CodeInsufficientPosition, "insufficient %s: %s free, %s needed", o.lockAsset, b.free, o.lock)
 	}
 	if no.Type == exchange.TypeFillOrKill && !x.canFillAll(m, o) {
@@ -164,7 +165,7 @@ func (x *Exchange) book(a *account, o *order) {
 	} else {
 		o.o.OrderID = string(id[len("sim-"):])
 	}
-	b := a.bal(o.lockAsset)
+	b := o.lockBal
 	b.free = b.free.sub(o.lock)
 	b.locked = b.locked.add(o.lock)
 	a.orders[o.seq] = o
@@ -455,7 +456,7 @@ func (x *Exchange) finish(m *market, o *order, st exchange.OrderStatus, reason s
 	}
 	m.remove(o)
 	o.pending = false
-	b := o.acct.bal(o.lockAsset)
+	b := o.lockBal
 	b.locked = b.locked.sub(o.lock)
 	b.free = b.free.add(o.lock)
 	o.lock = amount{}

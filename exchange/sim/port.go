@@ -13,6 +13,9 @@ import (
 type Port struct {
 	x   *Exchange
 	uid string
+	// acct caches the account once found (accounts are never removed);
+	// read and written under x.mu.
+	acct *account
 }
 
 var (
@@ -29,7 +32,7 @@ func (p *Port) Exchange() *Exchange { return p.x }
 // enter locks the exchange and returns the account, after the rate budget.
 func (p *Port) enter(ep exchange.EndpointID) (*account, error) {
 	p.x.mu.Lock()
-	a, ok := p.x.accounts[p.uid]
+	a, ok := p.account()
 	if !ok {
 		p.x.mu.Unlock()
 		return nil, apiErr(exchange.CodeUserNotExist, "user %s does not exist", p.uid)
@@ -42,6 +45,14 @@ func (p *Port) enter(ep exchange.EndpointID) (*account, error) {
 }
 
 func (p *Port) leave() { p.x.mu.Unlock() }
+
+// account returns the port's account; the caller holds x.mu.
+func (p *Port) account() (*account, bool) {
+	if p.acct == nil {
+		p.acct = p.x.accounts[p.uid]
+	}
+	return p.acct, p.acct != nil
+}
 
 // ServerTime implements exchange.Trader.
 func (p *Port) ServerTime(ctx context.Context) (time.Time, error) { return p.x.Now(), nil }
@@ -186,9 +197,9 @@ func (p *Port) CancelOrder(ctx context.Context, r exchange.CancelOrderRequest) (
 	if r.OrderID == "" && r.OrigClientOrderID == "" {
 		return exchange.Order{}, apiErr(exchange.CodeOrderIDMissing, "neither origClientOrderId nor orderId sent")
 	}
-	m, ok := p.x.markets[r.Symbol]
-	if !ok {
-		return exchange.Order{}, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", r.Symbol)
+	m, err := p.x.market(r.Symbol)
+	if err != nil {
+		return exchange.Order{}, err
 	}
 	o := a.find(r.OrderID, r.OrigClientOrderID)
 	if o == nil || o.o.Symbol != r.Symbol || o.final() {
@@ -364,7 +375,7 @@ func (p *Port) SetTokDeduct(ctx context.Context, on bool) (bool, error) {
 func (p *Port) DrainEvents(dst []exchange.OrderEvent) []exchange.OrderEvent {
 	p.x.mu.Lock()
 	defer p.x.mu.Unlock()
-	a, ok := p.x.accounts[p.uid]
+	a, ok := p.account()
 	if !ok {
 		return dst
 	}

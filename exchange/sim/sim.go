@@ -126,6 +126,7 @@ type Exchange struct {
 		m      *market
 		bars   *[]exchange.Kline
 	}
+	lastMarket *market // see market
 	// queued counts the order events of all accounts not yet drained, so
 	// a caller can skip draining (and the lock) when there are none.
 	queued   atomic.Int64

@@ -77,7 +77,7 @@ func (x *Exchange) HasSymbol(symbol string) bool {
 func (p *Port) DiscardEvents() {
 	p.x.mu.Lock()
 	defer p.x.mu.Unlock()
-	if a, ok := p.x.accounts[p.uid]; ok {
+	if a, ok := p.account(); ok {
 		p.x.queued.Add(-int64(len(a.events)))
 		clear(a.events)
 		a.events = a.events[:0]

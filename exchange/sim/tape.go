@@ -161,12 +161,18 @@ func listLimit(limit, def, max int) (int, error) {
 	return limit, nil
 }
 
-// market returns a symbol's market or the live service's refusal.
+// market returns a symbol's market or the live service's refusal. The
+// last market asked for is found again without a map lookup (markets are
+// never removed); the caller holds x.mu.
 func (x *Exchange) market(symbol string) (*market, error) {
+	if m := x.lastMarket; m != nil && m.info.Symbol == symbol {
+		return m, nil
+	}
 	m, ok := x.markets[symbol]
 	if !ok {
 		return nil, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", symbol)
 	}
+	x.lastMarket = m
 	return m, nil
 }
 
