@@ -108,11 +108,7 @@ func TestDownloadCommandOverHTTP(t *testing.T) {
 	if want := "BTCUSDT 60m: 96 new bars in 1 requests, last bar 2024-01-25T23:00:00Z, into " + db + "\n"; out.String() != want {
 		t.Errorf("resumed run: %q, want %q", out.String(), want)
 	}
-	st, err := store.Open(t.Context(), db, store.ReadOnly())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := readStore(t, db)
 	ks, err := st.Klines(t.Context(), "BTCUSDT", exchange.Interval60m, time.Time{}, time.Time{})
 	if err != nil || len(ks) != 600 || ks[599].Close.String() != "20600" || ks[0].Volume.String() != "1.5" {
 		t.Fatalf("stored %d bars, %v", len(ks), err)

@@ -16,7 +16,6 @@ import (
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
 	"github.com/spotbot/spotbot/exchange/simserver"
-	"github.com/spotbot/spotbot/store"
 )
 
 const (
@@ -132,11 +131,7 @@ func TestJobsRunLive(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("dca output\n%s\nwant\n%s", out.String(), want)
 	}
-	st, err := store.Open(t.Context(), db, store.ReadOnly())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := readStore(t, db)
 	fills, err := st.FillsByOrder(t.Context(), cid)
 	if err != nil || len(fills) != 1 || fills[0].Qty.String() != "0.000625" || fills[0].Price.String() != "40000" {
 		t.Errorf("fills %+v %v", fills, err)

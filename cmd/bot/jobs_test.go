@@ -64,11 +64,7 @@ func TestJobsRunDust(t *testing.T) {
 	if out != want {
 		t.Errorf("output\n%s\nwant\n%s", out, want)
 	}
-	st, err := store.Open(t.Context(), db, store.ReadOnly())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := readStore(t, db)
 	runs, err := st.JobRuns(t.Context(), "convert")
 	if err != nil {
 		t.Fatal(err)
@@ -103,11 +99,7 @@ func TestJobsRunDCAOnTheSample(t *testing.T) {
 	if out != want {
 		t.Errorf("output\n%s\nwant\n%s", out, want)
 	}
-	st, err := store.Open(t.Context(), db, store.ReadOnly())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := readStore(t, db)
 	fills, err := st.FillsByOrder(t.Context(), "btc-dca-korwhb40-1")
 	if err != nil {
 		t.Fatal(err)
@@ -186,4 +178,16 @@ func TestJobsRunErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readStore opens the store at db read-only, as an operator's second
+// process would, for the test's life.
+func readStore(t *testing.T, db string) *store.Store {
+	t.Helper()
+	st, err := store.Open(t.Context(), db, store.ReadOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }

@@ -123,11 +123,7 @@ func TestRunPaperReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(t.Context(), db, store.ReadOnly())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := readStore(t, db)
 	fills, err := st.FillsSince(t.Context(), time.Time{})
 	if err != nil {
 		t.Fatal(err)
