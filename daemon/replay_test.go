@@ -3,39 +3,16 @@ package daemon
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/configs"
+	"github.com/spotbot/spotbot/exchange/exchangetest"
 	"github.com/spotbot/spotbot/store"
 	"github.com/spotbot/spotbot/strategies"
 )
-
-// fixedClock is a wall clock that only moves when told; After fires at
-// once and advances it.
-type fixedClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fixedClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fixedClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	t := c.t
-	c.mu.Unlock()
-	ch := make(chan time.Time, 1)
-	ch <- t
-	return ch
-}
 
 func loadExample(t *testing.T, name string, env ...string) *config.Config {
 	t.Helper()
@@ -107,7 +84,7 @@ func replayLikeBacktest(t *testing.T, name string, minFills int) {
 	for session := 0; session < 2; session++ {
 		// A second session over the same store replays from the start
 		// again and must make the same trades, under new ids.
-		bot, err := New(Options{Config: c, Registry: reg, Store: st, Clock: &fixedClock{t: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}})
+		bot, err := New(Options{Config: c, Registry: reg, Store: st, Clock: exchangetest.NewStepClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +145,7 @@ func TestReplayEndsOnCancel(t *testing.T) {
 	c := loadExample(t, "paper.yaml")
 	c.Data.Speed = 3600
 	ctx, cancel := context.WithCancel(t.Context())
-	clk := &cancelClock{fixedClock: fixedClock{t: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}, after: 5, cancel: cancel}
+	clk := &cancelClock{StepClock: exchangetest.NewStepClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)), after: 5, cancel: cancel}
 	bot, err := New(Options{Config: c, Registry: strategies.NewRegistry(), Store: memStore(t), Clock: clk})
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +163,7 @@ func TestReplayEndsOnCancel(t *testing.T) {
 
 // cancelClock cancels after a number of waits and never fires again.
 type cancelClock struct {
-	fixedClock
+	*exchangetest.StepClock
 	after, waits int
 	cancel       context.CancelFunc
 }
@@ -195,8 +172,8 @@ func (c *cancelClock) After(d time.Duration) <-chan time.Time {
 	c.waits++
 	if c.waits >= c.after {
 		c.cancel()
-		c.fixedClock.After(d)
+		c.StepClock.After(d)
 		return make(chan time.Time)
 	}
-	return c.fixedClock.After(d)
+	return c.StepClock.After(d)
 }

@@ -5,37 +5,16 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/configs"
 	"github.com/spotbot/spotbot/daemon"
+	"github.com/spotbot/spotbot/exchange/exchangetest"
 	"github.com/spotbot/spotbot/store"
 	"github.com/spotbot/spotbot/strategies"
 )
-
-// wallClock stands still; After fires at once and moves it on.
-type wallClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *wallClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *wallClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	ch := make(chan time.Time, 1)
-	ch <- c.t
-	c.mu.Unlock()
-	return ch
-}
 
 // A real bot replays configs/paper.yaml while the listener is scraped
 // (the race detector watches Status), then every counter served equals
@@ -56,7 +35,7 @@ func TestListenerOverARunningBot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	bot, err := daemon.New(daemon.Options{Config: cfg, Registry: reg, Store: st, Clock: &wallClock{t: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}})
+	bot, err := daemon.New(daemon.Options{Config: cfg, Registry: reg, Store: st, Clock: exchangetest.NewStepClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/exchange/exchangetest"
 )
 
 const (
@@ -22,33 +23,14 @@ const (
 	secret = "45d0b3c26f2644f19bfb98b07741b2f5"
 )
 
-// clock is a settable clock shared by server and client in tests.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-func (c *clock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
-func (c *clock) After(d time.Duration) <-chan time.Time {
-	ch := make(chan time.Time, 1)
-	c.Set(c.Now().Add(d))
-	ch <- c.Now()
-	return ch
-}
-
 var testNow = time.UnixMilli(1644489390087)
 
 // protoServer is the protocol layer with an account handler that echoes the
 // parameters it received, so the tests see parsing, auth and limits without
 // the simulator.
-func protoServer(t *testing.T, o Options) (*Server, *httptest.Server, *clock) {
+func protoServer(t *testing.T, o Options) (*Server, *httptest.Server, *exchangetest.StepClock) {
 	t.Helper()
-	clk := &clock{t: testNow}
+	clk := exchangetest.NewStepClock(testNow)
 	if o.Clock == nil {
 		o.Clock = clk
 	}

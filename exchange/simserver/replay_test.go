@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,31 +11,6 @@ import (
 	"github.com/spotbot/spotbot/exchange/exchangetest"
 	"github.com/spotbot/spotbot/exchange/sim"
 )
-
-// stepClock is a fake clock whose After moves it forward at once and then
-// calls onTick, so a test sees the replay at each step.
-type stepClock struct {
-	mu     sync.Mutex
-	t      time.Time
-	onTick func(now time.Time)
-}
-
-func (c *stepClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *stepClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	now := c.t
-	c.mu.Unlock()
-	c.onTick(now)
-	ch := make(chan time.Time, 1)
-	ch <- now
-	return ch
-}
 
 func TestReplayPacesBarsBySpeed(t *testing.T) {
 	t.Parallel()
@@ -52,8 +26,8 @@ func TestReplayPacesBarsBySpeed(t *testing.T) {
 	defer cancel()
 	real0 := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	var seen []string
-	clk := &stepClock{t: real0}
-	clk.onTick = func(now time.Time) {
+	clk := exchangetest.NewStepClock(real0)
+	clk.OnStep = func(now time.Time) {
 		// Speed 60: a minute of market per second of clock.
 		switch el := now.Sub(real0); el {
 		case 900 * time.Millisecond, 1500 * time.Millisecond, 2 * time.Second, 3 * time.Second:
@@ -90,7 +64,8 @@ func TestReplayAllAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
-	clk := &stepClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC), onTick: func(time.Time) { cancel() }}
+	clk := exchangetest.NewStepClock(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
+	clk.OnStep = func(time.Time) { cancel() }
 	bars := map[string][]exchange.Kline{"BTCUSDT": {exchangetest.Bar(0, "100", "101", "99", "100"), exchangetest.Bar(1, "100", "102", "99", "101")}}
 	if err := Replay(ctx, x, ReplayOptions{Bars: bars, Interval: exchange.Interval1m, Clock: clk}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("replay ended with %v", err)
