@@ -26,7 +26,7 @@ type driver struct {
 	symbols []string
 	rules   []exchange.SymbolInfo
 	quote   string
-	journal *journal
+	journal *strategy.MemoryJournal
 
 	last  []decimal.Decimal
 	first []decimal.Decimal // first trading close per symbol
@@ -179,7 +179,7 @@ func (d *driver) asset(a string) int {
 // applyNewFills folds the fills recorded since the last call into the
 // ledger.
 func (d *driver) applyNewFills() {
-	if d.journal.fills.Load() == int64(d.applied) {
+	if d.journal.FillCount() == d.applied {
 		return
 	}
 	fs := d.journal.Fills(d.applied)

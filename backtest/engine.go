@@ -147,7 +147,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	j := &journal{MemoryJournal: strategy.NewMemoryJournal()}
+	j := strategy.NewMemoryJournal()
 	clock := &simClock{t: start}
 	// The runtime values the account each bar only for the kill switch.
 	valuation := ""

@@ -3,6 +3,7 @@ package strategy
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spotbot/spotbot/exchange"
@@ -24,6 +25,7 @@ type MemoryJournal struct {
 	done  [][]JournalFill
 	fills []JournalFill // the block being filled
 	nDone int           // fills in done
+	count atomic.Int64  // fills recorded, readable without the lock
 	state map[string][]byte
 	runs  []Run
 }
@@ -98,8 +100,13 @@ func (j *MemoryJournal) RecordFill(_ context.Context, instance, clientOrderID st
 		j.fills = make([]JournalFill, 0, size)
 	}
 	j.fills = append(j.fills, JournalFill{Instance: instance, ClientOrderID: clientOrderID, OwnTrade: t})
+	j.count.Add(1)
 	return true, nil
 }
+
+// FillCount is how many fills are recorded. It takes no lock: a backtest
+// asks at every bar whether anything new was recorded.
+func (j *MemoryJournal) FillCount() int { return int(j.count.Load()) }
 
 // SaveState implements Journal.
 func (j *MemoryJournal) SaveState(_ context.Context, instance string, state []byte) error {

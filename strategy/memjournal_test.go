@@ -68,6 +68,9 @@ func TestMemoryJournalFillBlocks(t *testing.T) {
 	}
 	total := 2*fillBlock + 5
 	record(0, total)
+	if n := j.FillCount(); n != total { // duplicates were offered too, and not counted
+		t.Fatalf("FillCount %d, want %d", n, total)
+	}
 	// Blocks of 32, 64, ... 1024, 1024: 2,016 fills in full blocks.
 	if want := 32 + 64 + 128 + 256 + 512 + 1024; j.nDone != want || len(j.done) != 6 {
 		t.Fatalf("%d fills in %d full blocks, want %d in 6", j.nDone, len(j.done), want)
