@@ -14,18 +14,11 @@ import (
 func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kline) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	m, p := x.lastFeed.m, x.lastFeed.bars
-	if symbol != x.lastFeed.symbol || iv != x.lastFeed.iv || m == nil {
-		var ok bool
-		if m, ok = x.markets[symbol]; !ok {
-			return apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", symbol)
-		}
-		if p = m.klines[iv]; p == nil {
-			p = new([]exchange.Kline)
-			m.klines[iv] = p
-		}
-		x.lastFeed.symbol, x.lastFeed.iv, x.lastFeed.m, x.lastFeed.bars = symbol, iv, m, p
+	m, err := x.market(symbol)
+	if err != nil {
+		return err
 	}
+	p := m.feed(iv)
 	ks := *p
 	if n := len(ks); n > 0 && !k.OpenTime.After(ks[n-1].OpenTime) {
 		return fmt.Errorf("sim: %s %s kline at %s is not after %s", symbol, iv, k.OpenTime, ks[n-1].OpenTime)

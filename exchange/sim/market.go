@@ -16,7 +16,25 @@ type market struct {
 	asks    []*order                                // best (lowest price, then oldest) first
 	pending []*order                                // waiting for the next kline's open
 	klines  map[exchange.Interval]*[]exchange.Kline // pointers: feeding a bar writes no map entry
-	tape    tape                                    // public trades and book changes
+	// lastIv and lastBars are the feed of the last kline fed: a replay of
+	// one interval finds it without a map lookup.
+	lastIv   exchange.Interval
+	lastBars *[]exchange.Kline
+	tape     tape // public trades and book changes
+}
+
+// feed returns the klines fed at iv, for appending to.
+func (m *market) feed(iv exchange.Interval) *[]exchange.Kline {
+	if m.lastBars != nil && m.lastIv == iv {
+		return m.lastBars
+	}
+	p := m.klines[iv]
+	if p == nil {
+		p = new([]exchange.Kline)
+		m.klines[iv] = p
+	}
+	m.lastIv, m.lastBars = iv, p
+	return p
 }
 
 // bars returns the klines fed at iv.

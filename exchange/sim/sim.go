@@ -116,16 +116,8 @@ type Exchange struct {
 	tradeSeq int64
 	// slab is where new order records come from: orders live as long as
 	// the exchange, so they are allocated in blocks, not one by one.
-	slab     []order
-	slabSize int // the size of the last block
-	// lastFeed is the feed of the last kline fed: a replay of one symbol
-	// finds it without map lookups.
-	lastFeed struct {
-		symbol string
-		iv     exchange.Interval
-		m      *market
-		bars   *[]exchange.Kline
-	}
+	slab       []order
+	slabSize   int     // the size of the last block
 	lastMarket *market // see market
 	// queued counts the order events of all accounts not yet drained, so
 	// a caller can skip draining (and the lock) when there are none.
