@@ -14,6 +14,7 @@ import (
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
+	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategies"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -195,7 +196,7 @@ func itoa(n int) string { return decimal.NewFromInt(int64(n)).String() }
 func sampleSpec(tb testing.TB) Spec {
 	tb.Helper()
 	reg := strategies.NewRegistry()
-	data, err := LoadData("sample", "", exchange.Interval60m, []string{"BTCUSDT"}, [2]time.Time{})
+	data, err := session.LoadData("sample", "", exchange.Interval60m, []string{"BTCUSDT"}, [2]time.Time{})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
+	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
 )
 
-// driver runs a backtest: a Replay of the bars (exchange first, then the
+// driver runs a backtest: the session loop over a replay of the bars (exchange first, then the
 // runtime's fills, bars and schedules at each instant, so a strategy never
 // sees bar t+1 before its orders for bar t are placed) with the engine's
 // own ledger and equity curve kept at each instant.
@@ -22,7 +22,7 @@ type driver struct {
 	s       *Spec
 	x       *sim.Exchange
 	rt      *strategy.Runtime
-	clock   *simClock
+	clock   *session.SimClock
 	symbols []string
 	rules   []exchange.SymbolInfo
 	quote   string
@@ -90,28 +90,34 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	d.exact = map[int]decimal.Decimal{}
 	step := max(total/1000, 1)
 	nextReport := step
-	r := Replay{Exchange: d.x, Runtime: d.rt, Interval: d.s.Interval, Symbols: d.symbols, Data: d.s.Data,
-		SetClock: func(t time.Time) { d.clock.t = t },
-		Bar: func(i int, k exchange.Kline, live bool) {
-			d.last[i] = k.Close
+	feed := &session.Replay{Interval: d.s.Interval, Symbols: d.symbols, Data: d.s.Data, WarmUp: d.rt.WarmUpBars()}
+	done := 0
+	loop := session.Loop{Runtime: d.rt, Sim: d.x, SetClock: d.clock.Set,
+		Bar: func(b *session.Bar) {
+			i := b.Index
+			d.last[i] = b.K.Close
 			d.staleF[i] = true
 			d.valued[i] = d.quoted[i]
-			if live && d.first[i].IsZero() {
-				d.first[i] = k.Close
+			if !b.Warm && d.first[i].IsZero() {
+				d.first[i] = b.K.Close
 			}
 		},
-		Instant: func(context.Context, []int) error { d.sample(); return nil },
-		Step: func(done int) {
+		After: func(_ context.Context, s *session.Step, trading bool) error {
+			if trading {
+				d.sample()
+			}
+			done += len(s.Bars)
 			if d.s.Progress != nil && done >= nextReport {
 				d.s.Progress(done, total)
 				nextReport += step
 			}
+			return nil
 		},
 	}
-	// The last Sync of the replay brings fills of orders placed on the
-	// last bar that the exchange already settled into the ledger too.
-	if err := r.Run(ctx); err != nil {
-		return nil, err
+	// The loop's last Sync brings fills of orders placed on the last bar
+	// that the exchange already settled into the ledger too.
+	if err := loop.Run(ctx, feed); err != nil {
+		return nil, fmt.Errorf("backtest: %w", err)
 	}
 	if d.s.Progress != nil {
 		d.s.Progress(total, total)
@@ -146,7 +152,7 @@ func (d *driver) sample() {
 		d.peak = v
 	}
 	d.exposure.mark(n, exposed)
-	d.curve.Append(d.clock.t.UnixMilli(), v)
+	d.curve.Append(d.clock.Now().UnixMilli(), v)
 }
 
 // exactEquity is the account's equity in the quote asset at the current

@@ -11,8 +11,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
-	"github.com/spotbot/spotbot/exchange/sim"
 	"github.com/spotbot/spotbot/risk"
+	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -46,23 +46,11 @@ type Spec struct {
 	Progress func(done, total int)
 }
 
-// FillModel chooses how the simulated exchange fills orders; the zero value
-// is the documented default (docs/fill-model.md): trade-through for resting
-// limits, market orders at the next bar's open, no slippage, the symbols'
-// own fees.
-type FillModel struct {
-	Touch         bool            // resting limits fill when a bar touches their price
-	AtSignalClose bool            // market orders fill at once at the signal bar's close
-	SlippageBps   decimal.Decimal // worsens market and crossing fills
-	SlippageTicks int             // and then by this many price ticks
-	MakerFee      *decimal.Decimal
-	TakerFee      *decimal.Decimal
-	RateLimits    bool // apply the spec's rate budgets in simulated time
-	// TokenFees pays fees in the platform token (TOK) at its discount when
-	// the account holds enough of it and the data has a TOK market in the
-	// fee's quote asset.
-	TokenFees bool
-}
+// FillModel chooses how the simulated exchange fills orders; it is the
+// session engine's fill model, built from the configuration's sim section
+// by session.FillFromConfig. The zero value is the documented default
+// (docs/fill-model.md).
+type FillModel = session.Fill
 
 // Fill is one execution in a backtest, with the strategy instance and
 // client order id that caused it.
@@ -87,12 +75,6 @@ type Result struct {
 	Stopped []strategy.InstanceStatus
 }
 
-// simClock is the runtime's clock in a backtest: the close of the bar being
-// delivered.
-type simClock struct{ t time.Time }
-
-func (c *simClock) Now() time.Time { return c.t }
-
 // Run runs a backtest. It is deterministic: the same Spec gives the same
 // Result. Runs share nothing, so many may run in parallel.
 func Run(ctx context.Context, s Spec) (*Result, error) {
@@ -113,62 +95,24 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		return nil, err
 	}
 	start := earliest(s.Data)
-	x, err := sim.New(sim.Options{Start: start, Symbols: rules, LimitFill: limitFill(s.Fill.Touch),
-		MarketFill: marketFill(s.Fill.AtSignalClose), SlippageBps: s.Fill.SlippageBps,
-		SlippageTicks: s.Fill.SlippageTicks, MakerFee: s.Fill.MakerFee,
-		TakerFee: s.Fill.TakerFee, RateLimits: s.Fill.RateLimits,
-		// The replay reads fills from order events and keeps its own bars:
-		// the exchange need not keep a run's klines or every trade (1,000
-		// is a full page of the trades endpoints).
-		KlineRetention: 1, OwnTradeRetention: 1000, TradeRetention: 1000})
+	x, err := session.NewSim(ctx, session.Venue{Fill: s.Fill, Start: start, Rules: rules, Balances: s.Balances,
+		Retention: session.KeepRun})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
-	}
-	assets := make([]string, 0, len(s.Balances))
-	for a := range s.Balances {
-		assets = append(assets, a)
-	}
-	sort.Strings(assets)
-	for _, a := range assets {
-		if err := x.Credit(x.MasterUID(), a, s.Balances[a]); err != nil {
-			return nil, fmt.Errorf("backtest: account.balances.%s: %w", a, err)
-		}
-	}
-	if s.Fill.TokenFees {
-		if _, err := x.Master().SetTokDeduct(ctx, true); err != nil {
-			return nil, fmt.Errorf("backtest: token fees: %w", err)
-		}
-	}
-	gate, err := risk.New(s.Risk)
-	if err != nil {
-		return nil, fmt.Errorf("backtest: risk: %w", err)
 	}
 	log := s.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	clock := session.NewSimClock(start)
 	j := strategy.NewMemoryJournal()
-	clock := &simClock{t: start}
-	// The runtime values the account each bar only for the kill switch.
-	valuation := ""
-	if s.Risk.MaxDrawdown.IsPositive() || s.Risk.MaxDailyLoss.IsPositive() {
-		valuation = quote
-	}
 	// Time advances a bar at a time, so a schedule occurrence inside a bar
 	// is first seen at the bar's close: it is on time, not missed.
-	rt, err := strategy.New(strategy.Options{Trader: x.Master(), Gate: gate, Journal: j, Clock: clock, Logger: log,
-		BaseInterval: s.Interval, Valuation: valuation, ScheduleGrace: s.Interval.Duration()})
+	rt, _, err := session.NewRuntime(session.Options{Instances: s.Instances, Registry: s.Registry, Port: x.Master(),
+		Events: x.Master(), Journal: j, Clock: clock, Logger: log, Risk: s.Risk, Quote: quote,
+		BaseInterval: s.Interval, ScheduleGrace: s.Interval.Duration()})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
-	}
-	for i, cfg := range s.Instances {
-		st, err := s.Registry.New(cfg)
-		if err != nil {
-			return nil, fmt.Errorf("backtest: strategies[%d]: %w", i, err)
-		}
-		if err := rt.Add(cfg, st); err != nil {
-			return nil, fmt.Errorf("backtest: strategies[%d]: %w", i, err)
-		}
 	}
 	for _, f := range rt.Feeds() {
 		if _, ok := s.Data[f.Symbol]; !ok {
@@ -222,7 +166,7 @@ func (s *Spec) rules(symbols []string) ([]exchange.SymbolInfo, error) {
 		r, ok := have[sym]
 		if !ok {
 			var err error
-			if r, err = DefaultRules(sym, s.Data[sym]); err != nil {
+			if r, err = session.DefaultRules(sym, s.Data[sym]); err != nil {
 				return nil, err
 			}
 		}
@@ -239,18 +183,4 @@ func earliest(data map[string][]exchange.Kline) time.Time {
 		}
 	}
 	return t
-}
-
-func limitFill(touch bool) sim.LimitFill {
-	if touch {
-		return sim.Touch
-	}
-	return sim.TradeThrough
-}
-
-func marketFill(atClose bool) sim.MarketFill {
-	if atClose {
-		return sim.Immediate
-	}
-	return sim.NextOpen
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/risk"
+	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -338,14 +339,14 @@ func TestRunRefusesBadSpecs(t *testing.T) {
 
 func TestDefaultRules(t *testing.T) {
 	t.Parallel()
-	r, err := DefaultRules("ETH_BTC", []exchange.Kline{hbar(0, "0.08", "0.081", "0.07912345", "0.08")})
+	r, err := session.DefaultRules("ETH_BTC", []exchange.Kline{hbar(0, "0.08", "0.081", "0.07912345", "0.08")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.BaseAsset != "ETH" || r.QuoteAsset != "BTC" || r.QuotePrecision != 8 || r.QuoteAmountPrecision.String() != "0.0001" {
 		t.Errorf("rules %+v", r)
 	}
-	r, _ = DefaultRules("BTCUSDT", fourBars)
+	r, _ = session.DefaultRules("BTCUSDT", fourBars)
 	if r.BaseAsset != "BTC" || r.QuoteAsset != "USDT" || r.QuotePrecision != 2 || r.TakerCommission.String() != "0.001" {
 		t.Errorf("rules %+v", r)
 	}

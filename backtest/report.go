@@ -67,29 +67,6 @@ func NewReport(title string, s Spec, res *Result) Report {
 	return r
 }
 
-// String describes the fill model in words, for reports.
-func (f FillModel) String() string {
-	s := "trade-through"
-	if f.Touch {
-		s = "touch"
-	}
-	if f.AtSignalClose {
-		s += ", market at signal close"
-	} else {
-		s += ", market at next open"
-	}
-	if !f.SlippageBps.IsZero() {
-		s += ", slippage " + f.SlippageBps.String() + " bps"
-	}
-	if f.SlippageTicks > 0 {
-		s += ", slippage " + strconv.Itoa(f.SlippageTicks) + " ticks"
-	}
-	if f.TokenFees {
-		s += ", fees in the token"
-	}
-	return s
-}
-
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func round(v float64, places int) float64 {

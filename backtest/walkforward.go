@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -164,8 +165,8 @@ func span(data map[string][]exchange.Kline) (from, to time.Time) {
 func window(data map[string][]exchange.Kline, from, to time.Time, warm int) map[string][]exchange.Kline {
 	out := make(map[string][]exchange.Kline, len(data))
 	for sym, ks := range data {
-		lo := len(cut(ks, [2]time.Time{{}, from}))
-		part := cut(ks, [2]time.Time{from, to})
+		lo := len(session.Cut(ks, [2]time.Time{{}, from}))
+		part := session.Cut(ks, [2]time.Time{from, to})
 		if len(part) == 0 {
 			continue
 		}

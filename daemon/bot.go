@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
 	"sync"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
 	"github.com/spotbot/spotbot/risk"
+	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/store"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -54,24 +54,19 @@ type Bot struct {
 	gate   *risk.Gate
 	rt     *strategy.Runtime
 	jr     *journal
-	x      *sim.Exchange // paper modes
-	rclock *replayClock  // paper-replay: the runtime's clock
+	x      *sim.Exchange     // paper modes
+	rclock *session.SimClock // paper-replay: the runtime's clock
 
 	insts   map[string]bool
 	feeds   []strategy.Feed
 	symbols []string
-	simIv   map[string]exchange.Interval // paper: the interval fed to the simulator per symbol
+	fill    session.Fill
 	replay  *replayData
+	poll    *session.Poll // live and paper: the market-data feed
 	// seqStart is where the replay session's client-id sequence starts.
 	seqStart int64
 
-	// Market-data polling (live and paper).
-	last      map[strategy.Feed]time.Time // open time of the last bar delivered
-	retry     map[strategy.Feed]time.Time // poll again at, after an empty poll
-	retries   map[strategy.Feed]int       // empty polls in a row
-	nextSync  time.Time
-	nextClock time.Time
-	external  []*externalOrder
+	external []*externalOrder
 
 	ran       bool
 	rtStarted bool
@@ -100,15 +95,18 @@ func New(opts Options) (*Bot, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	b := &Bot{opts: opts, cfg: c, log: opts.Logger, clock: opts.Clock, client: opts.Client, insts: map[string]bool{},
-		last: map[strategy.Feed]time.Time{}, retry: map[strategy.Feed]time.Time{}, retries: map[strategy.Feed]int{}}
+	fill, err := session.FillFromConfig(c.Sim)
+	if err != nil {
+		return nil, fmt.Errorf("daemon: %w", err)
+	}
+	b := &Bot{opts: opts, cfg: c, log: opts.Logger, clock: opts.Clock, client: opts.Client, insts: map[string]bool{}, fill: fill}
 	b.stat = Status{Mode: c.Mode, Phase: PhaseStarting, Counters: Counters{OrdersRefused: map[string]int{},
 		APIErrors: map[string]int{}, JobRuns: map[string]int{}}}
 	b.symbols = strategy.SymbolsOf(c.Strategies)
 	var port exchange.Trader
 	var rtClock strategy.Clock = opts.Clock
 	var base exchange.Interval
-	var err error
+	var events exchange.EventSource
 	switch c.Mode {
 	case config.ModeLive:
 		if opts.Client == nil {
@@ -126,11 +124,11 @@ func New(opts Options) (*Bot, error) {
 		if b.replay, err = loadReplay(c, opts.Replay, b.symbols); err != nil {
 			return nil, err
 		}
-		if b.x, err = newSim(c, b.replay.start, b.replay.rules); err != nil {
+		if b.x, err = b.newSim(b.replay.start, b.replay.rules); err != nil {
 			return nil, err
 		}
-		port = b.x.Master()
-		b.rclock = &replayClock{t: b.replay.start}
+		port, events = b.x.Master(), b.x.Master()
+		b.rclock = session.NewSimClock(b.replay.start)
 		rtClock = b.rclock
 		base = b.replay.iv
 	default:
@@ -138,19 +136,12 @@ func New(opts Options) (*Bot, error) {
 	}
 	// In paper mode the simulator is built at Run, with the exchange's
 	// rules; the guard learns its port then.
-	b.guard = newGuard(port, c.Mode != config.ModeLive)
+	b.guard = newGuard(port, events, c.Mode != config.ModeLive)
 	var gopts []risk.Option
 	if c.Mode == config.ModeLive {
 		gopts = append(gopts, risk.WithBudget(b.budget, risk.BudgetWait))
 	}
-	if b.gate, err = risk.New(c.Risk, gopts...); err != nil {
-		return nil, fmt.Errorf("daemon: risk: %w", err)
-	}
 	b.jr = newJournal(opts.Store, b.log, c.Mode != config.ModeLive)
-	valuation := ""
-	if c.Risk.MaxDrawdown.IsPositive() || c.Risk.MaxDailyLoss.IsPositive() {
-		valuation = c.Account.Quote
-	}
 	// Schedules are checked at each wake-up: every poll.orders at least
 	// in the polling modes, at each bar's close in a replay (as in a
 	// backtest); an occurrence seen that late is on time, not missed.
@@ -158,19 +149,13 @@ func New(opts Options) (*Bot, error) {
 	if base != "" {
 		grace = base.Duration()
 	}
-	b.rt, err = strategy.New(strategy.Options{Trader: b.guard.port(), Gate: b.gate, Journal: b.jr, Clock: rtClock,
-		Logger: b.log, BaseInterval: base, Valuation: valuation, ScheduleGrace: grace})
+	b.rt, b.gate, err = session.NewRuntime(session.Options{Instances: c.Strategies, Registry: opts.Registry, Port: b.guard,
+		Events: b.guard.eventSource(), Journal: b.jr, Clock: rtClock, Logger: b.log, Risk: c.Risk, Gate: gopts,
+		Quote: c.Account.Quote, BaseInterval: base, ScheduleGrace: grace})
 	if err != nil {
 		return nil, fmt.Errorf("daemon: %w", err)
 	}
-	for i, sc := range c.Strategies {
-		st, err := opts.Registry.New(sc)
-		if err != nil {
-			return nil, fmt.Errorf("daemon: strategies[%d]: %w", i, err)
-		}
-		if err := b.rt.Add(sc, st); err != nil {
-			return nil, fmt.Errorf("daemon: strategies[%d]: %w", i, err)
-		}
+	for _, sc := range c.Strategies {
 		b.insts[sc.ID] = true
 	}
 	b.feeds = b.rt.Feeds()
@@ -325,37 +310,15 @@ func (b *Bot) fail(what string, err error) {
 	b.log.Warn(what+" failed", slog.Any("err", err))
 }
 
-// paperHistory is how long the paper modes' simulated exchange remembers
-// final orders and trades.
-const paperHistory = 31 * 24 * time.Hour
-
 // newSim builds the simulated exchange of the paper modes, funded from
-// account.balances.
-func newSim(c *config.Config, start time.Time, rules []exchange.SymbolInfo) (*sim.Exchange, error) {
-	o := sim.Options{Start: start, Symbols: rules, SlippageBps: c.Sim.SlippageBps, SlippageTicks: c.Sim.SlippageTicks, MakerFee: c.Sim.MakerFee,
-		TakerFee: c.Sim.TakerFee, RateLimits: c.Sim.RateLimits, KlineRetention: 1,
-		// A paper bot runs for months: forget what no endpoint serves any
-		// more (allOrders reaches 7 days back, myTrades a month).
-		HistoryRetention: paperHistory}
-	if c.Sim.Fill == "touch" {
-		o.LimitFill = sim.Touch
-	}
-	if c.Sim.Market == "close" {
-		o.MarketFill = sim.Immediate
-	}
-	x, err := sim.New(o)
+// account.balances, with the configuration's fill model.
+func (b *Bot) newSim(start time.Time, rules []exchange.SymbolInfo) (*sim.Exchange, error) {
+	// A paper bot runs for months: the exchange forgets what no endpoint
+	// serves any more.
+	x, err := session.NewSim(context.Background(), session.Venue{Fill: b.fill, Start: start, Rules: rules,
+		Balances: b.cfg.Account.Balances, Retention: session.KeepMonth})
 	if err != nil {
 		return nil, fmt.Errorf("daemon: %w", err)
-	}
-	assets := make([]string, 0, len(c.Account.Balances))
-	for a := range c.Account.Balances {
-		assets = append(assets, a)
-	}
-	sort.Strings(assets)
-	for _, a := range assets {
-		if err := x.Credit(x.MasterUID(), a, c.Account.Balances[a]); err != nil {
-			return nil, fmt.Errorf("daemon: account.balances.%s: %w", a, err)
-		}
 	}
 	return x, nil
 }

@@ -23,8 +23,8 @@ const RuleShutdown = "shutdown"
 // records and counts it under its rule like any risk refusal.
 type guard struct {
 	exchange.Trader
-	events     exchange.EventSource // the inner port's, when it has one
-	withEvents bool
+	events    exchange.EventSource // the inner port's order events (the simulator's)
+	simulated bool
 
 	mu      sync.Mutex
 	blocked string // rule; empty while trading is allowed
@@ -32,48 +32,49 @@ type guard struct {
 	errs    map[string]int
 }
 
-// newGuard wraps t; events says the port reports order events (the
-// simulator), which the runtime must then see.
-func newGuard(t exchange.Trader, events bool) *guard {
-	g := &guard{Trader: t, withEvents: events, errs: map[string]int{}}
-	g.setPort(t)
+// newGuard wraps t; events are t's order events on a simulated venue (nil
+// live, and in paper mode until the simulator is built at Run).
+func newGuard(t exchange.Trader, events exchange.EventSource, simulated bool) *guard {
+	g := &guard{simulated: simulated, errs: map[string]int{}}
+	g.setPort(t, events)
 	return g
 }
 
-// setPort sets the wrapped port (paper mode builds its simulator at Run).
-func (g *guard) setPort(t exchange.Trader) {
-	g.Trader = t
-	g.events, _ = t.(exchange.EventSource)
+// setPort sets the wrapped port and its events (paper mode builds its
+// simulator at Run).
+func (g *guard) setPort(t exchange.Trader, events exchange.EventSource) {
+	g.Trader, g.events = t, events
 }
 
-// eventGuard is a guard over a port that reports events: the runtime finds
-// the EventSource by a type assertion, so it must stay visible.
-type eventGuard struct{ *guard }
+// eventSource is what the runtime drains order events from: the inner
+// port's, through the guard, on a simulated venue; nil live. It is handed
+// to the runtime explicitly (strategy.Options.Events).
+func (g *guard) eventSource() exchange.EventSource {
+	if !g.simulated {
+		return nil
+	}
+	return guardEvents{g}
+}
 
-func (g eventGuard) DrainEvents(dst []exchange.OrderEvent) []exchange.OrderEvent {
-	if g.events == nil {
+// guardEvents forwards the inner port's events.
+type guardEvents struct{ g *guard }
+
+func (e guardEvents) DrainEvents(dst []exchange.OrderEvent) []exchange.OrderEvent {
+	if e.g.events == nil {
 		return dst
 	}
-	return g.events.DrainEvents(dst)
+	return e.g.events.DrainEvents(dst)
 }
 
 // MayHaveEvents forwards the port's hint that there is nothing to drain
 // (the simulator gives it), so a runtime syncing every bar skips the drain
 // as it does without the guard. A port without the hint may always have
 // events.
-func (g eventGuard) MayHaveEvents() bool {
-	if h, ok := g.events.(interface{ MayHaveEvents() bool }); ok {
+func (e guardEvents) MayHaveEvents() bool {
+	if h, ok := e.g.events.(interface{ MayHaveEvents() bool }); ok {
 		return h.MayHaveEvents()
 	}
-	return g.events != nil
-}
-
-// port returns the guard as the runtime should see it.
-func (g *guard) port() exchange.Trader {
-	if g.withEvents {
-		return eventGuard{g}
-	}
-	return g
+	return e.g.events != nil
 }
 
 // block refuses new orders under rule with reason; unblock lifts it.

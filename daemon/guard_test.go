@@ -18,15 +18,17 @@ func TestGuardForwardsEventHint(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000")))
 	require.NoError(t, x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(1000)))
-	g := newGuard(x.Master(), true).port().(eventGuard)
-	require.False(t, g.MayHaveEvents())
+	g := newGuard(x.Master(), x.Master(), true)
+	ev := g.eventSource().(guardEvents)
+	require.False(t, ev.MayHaveEvents())
 	_, err = g.PlaceOrder(t.Context(), exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
 		Quantity: decimal.RequireFromString("0.01"), Price: decimal.NewFromInt(19000)})
 	require.NoError(t, err)
-	require.True(t, g.MayHaveEvents())
-	require.Len(t, g.DrainEvents(nil), 1)
-	require.False(t, g.MayHaveEvents())
+	require.True(t, ev.MayHaveEvents())
+	require.Len(t, ev.DrainEvents(nil), 1)
+	require.False(t, ev.MayHaveEvents())
 
 	g.events = nil
-	require.False(t, g.MayHaveEvents())
+	require.False(t, ev.MayHaveEvents())
+	require.Nil(t, newGuard(x.Master(), nil, false).eventSource(), "a live guard has no event source")
 }

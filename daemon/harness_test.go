@@ -11,12 +11,12 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
 	"github.com/spotbot/spotbot/exchange/simserver"
 	"github.com/spotbot/spotbot/marketdata"
+	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/store"
 	"github.com/spotbot/spotbot/strategies"
 )
@@ -143,7 +143,7 @@ func newExchangeHarness(t *testing.T, warm int, extra bool, faults simserver.Fau
 	var rules []exchange.SymbolInfo
 	var bars []symbolBar
 	for _, s := range syms {
-		r, err := backtest.DefaultRules(s, data[s])
+		r, err := session.DefaultRules(s, data[s])
 		if err != nil {
 			t.Fatal(err)
 		}

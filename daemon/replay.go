@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/session"
 )
 
 // replayData is what a paper-replay session replays.
@@ -21,12 +21,6 @@ type replayData struct {
 	rules   []exchange.SymbolInfo // by symbol, sorted
 	start   time.Time
 }
-
-// replayClock is the runtime's clock in paper-replay mode: the close of the
-// bars being delivered, as in a backtest.
-type replayClock struct{ t time.Time }
-
-func (c *replayClock) Now() time.Time { return c.t }
 
 // loadReplay loads the bars of a paper-replay session: given ones, or those
 // of data.source (the embedded sample, a CSV, the store), cut to
@@ -42,7 +36,7 @@ func loadReplay(c *config.Config, given map[string][]exchange.Kline, symbols []s
 		if err != nil {
 			return nil, fmt.Errorf("daemon: %w", err)
 		}
-		if r.data, err = backtest.LoadData(c.Data.Source, c.Data.Path, iv, symbols, rng); err != nil {
+		if r.data, err = session.LoadData(c.Data.Source, c.Data.Path, iv, symbols, rng); err != nil {
 			return nil, fmt.Errorf("daemon: %w", err)
 		}
 	}
@@ -62,7 +56,7 @@ func loadReplay(c *config.Config, given map[string][]exchange.Kline, symbols []s
 	}
 	sort.Strings(r.symbols)
 	for _, sym := range r.symbols {
-		info, err := backtest.DefaultRules(sym, r.data[sym])
+		info, err := session.DefaultRules(sym, r.data[sym])
 		if err != nil {
 			return nil, fmt.Errorf("daemon: %w", err)
 		}
@@ -139,13 +133,16 @@ func (b *Bot) runReplay(ctx context.Context) error {
 	}
 	b.log.Info("replaying", slog.Int("bars", total), slog.String("interval", string(r.iv)),
 		slog.Time("from", r.start), slog.Float64("speed", b.cfg.Data.Speed))
-	// The backtester's replay, so a paper-replay session makes the same
-	// trades as a backtest of the same configuration; only the pacing
-	// and the status differ.
-	rp := backtest.Replay{Exchange: b.x, Runtime: b.rt, Interval: r.iv, Symbols: r.symbols, Data: r.data,
-		SetClock: func(t time.Time) { b.rclock.t = t },
-		Begin:    b.begin,
-		Instant: func(ctx context.Context, _ []int) error {
+	// The session loop over a replay, as a backtest runs, so a
+	// paper-replay session makes the same trades as a backtest of the same
+	// configuration; only the pacing and the status differ.
+	feed := &session.Replay{Interval: r.iv, Symbols: r.symbols, Data: r.data, WarmUp: b.rt.WarmUpBars()}
+	l := session.Loop{Runtime: b.rt, Sim: b.x, SetClock: b.rclock.Set, Begin: b.begin,
+		After: func(ctx context.Context, s *session.Step, trading bool) error {
+			b.stat.Counters.Polls++
+			if !trading {
+				return nil
+			}
 			b.refresh()
 			if pace <= 0 {
 				return nil
@@ -157,12 +154,11 @@ func (b *Bot) runReplay(ctx context.Context) error {
 				return nil
 			}
 		},
-		Step: func(int) { b.stat.Counters.Polls++ },
 	}
-	if err := rp.Run(ctx); err != nil {
+	if err := l.Run(ctx, feed); err != nil {
 		return fmt.Errorf("daemon: %w", err)
 	}
-	b.log.Info("replay data exhausted", slog.Time("last_bar_close", b.rclock.t))
+	b.log.Info("replay data exhausted", slog.Time("last_bar_close", b.rclock.Now()))
 	if used := b.rt.Sequence(); used < b.seqStart+sequenceReserve {
 		return b.saveSequence(ctx, used+1)
 	}

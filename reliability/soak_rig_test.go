@@ -15,11 +15,11 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
 	"github.com/spotbot/spotbot/exchange/simserver"
+	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategies"
 )
 
@@ -147,7 +147,7 @@ func newSoakExchange(t testing.TB, bars int) *soakExchange {
 	}
 	sort.Strings(ex.syms)
 	for _, s := range ex.syms {
-		r, err := backtest.DefaultRules(s, data[s])
+		r, err := session.DefaultRules(s, data[s])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,7 +32,7 @@ func BenchmarkOrderLifecycle(b *testing.B) {
 	j := NewMemoryJournal()
 	et := &benchEvents{fakeTrader: newFakeTrader(newMemJournal())}
 	g, _ := risk.New(risk.Limits{})
-	rt, err := New(Options{Trader: et, Gate: g, Journal: j, Clock: &testClock{t: t0}})
+	rt, err := New(Options{Trader: et, Events: et, Gate: g, Journal: j, Clock: &testClock{t: t0}})
 	if err != nil {
 		b.Fatal(err)
 	}

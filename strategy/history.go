@@ -74,6 +74,17 @@ type aggregator struct {
 	have bool
 }
 
+// closeBefore completes the bar being built when its period ended at or
+// before t (the base series has a gap at its end): the bar built from the
+// base bars that exist.
+func (a *aggregator) closeBefore(t time.Time) (exchange.Kline, bool) {
+	if !a.have || a.iv.Next(a.cur.OpenTime).After(t) {
+		return exchange.Kline{}, false
+	}
+	a.have = false
+	return a.cur, true
+}
+
 // add folds a base bar in. It writes completed higher bars to out (at most
 // two: one closed by a gap, one closed by this bar) and returns how many.
 func (a *aggregator) add(k exchange.Kline, baseIv exchange.Interval, out *[2]exchange.Kline) int {

@@ -55,6 +55,13 @@ type Options struct {
 	// Valuation is the asset equity is measured in for the kill switch
 	// (e.g. "USDT"); empty disables equity tracking.
 	Valuation string
+	// Events, when set, reports the port's order updates and fills (the
+	// simulator's Port has it); Sync then drains it instead of querying
+	// each open order. It is passed explicitly, not found on Trader,
+	// because ports get wrapped (a guard, a counting port) and a type
+	// assertion does not see through a wrapper. When it also has
+	// MayHaveEvents, a Sync with nothing queued skips the drain.
+	Events exchange.EventSource
 }
 
 // Runtime drives strategy instances: it delivers closed bars and schedule
@@ -76,10 +83,13 @@ type Runtime struct {
 	insts []*instance
 	feeds map[Feed]*feedState
 	cur   *feedState // the feed of the previous OnBar: usually the next one's too
-	rules map[string]*exchange.SymbolInfo
-	last  map[string]*decimal.Decimal // present once a price was seen
-	bal   map[string]exchange.Balance
-	stale bool // balances need a refresh
+	// aggFeeds are the base feeds with higher feeds aggregated from them,
+	// sorted by symbol and interval; listed at the first Advance.
+	aggFeeds []*feedState
+	rules    map[string]*exchange.SymbolInfo
+	last     map[string]*decimal.Decimal // present once a price was seen
+	bal      map[string]exchange.Balance
+	stale    bool // balances need a refresh
 	// valued are the holdings equity is valued with, listed from bal
 	// when valuedOK; terms is scratch for the sum.
 	valued   []valuedAsset
@@ -91,7 +101,7 @@ type Runtime struct {
 	posMath      posMath              // reused by every fill's position update
 	open         []*tracked           // not final, in placement order
 	finished     []string             // client ids of final orders, oldest first (see keptFinished)
-	es           exchange.EventSource // the Trader's, when it has one
+	es           exchange.EventSource // Options.Events
 	hint         eventHint            // the EventSource's, when it has one
 	events       []exchange.OrderEvent
 	seq          int64
@@ -159,9 +169,9 @@ func New(opts Options) (*Runtime, error) {
 		bal: map[string]exchange.Balance{}, stale: true, orders: map[string]*tracked{},
 		stats: Stats{Refused: map[string]int{}},
 	}
-	if es, ok := opts.Trader.(exchange.EventSource); ok {
-		r.es = es
-		r.hint, _ = es.(eventHint)
+	if opts.Events != nil {
+		r.es = opts.Events
+		r.hint, _ = opts.Events.(eventHint)
 	}
 	return r, nil
 }
@@ -265,8 +275,10 @@ func (r *Runtime) Feeds() []Feed {
 	return out
 }
 
-// WarmUp returns the number of bars of history the instances need: the
-// largest WarmUp() among them.
+// WarmUp returns the number of bars of history the instances need, each
+// counted in bars of the instance's own interval: the largest WarmUp()
+// among them. A driver fetching history per feed asks for this many bars
+// of each feed.
 func (r *Runtime) WarmUp() int {
 	n := 0
 	for _, in := range r.insts {
@@ -275,6 +287,37 @@ func (r *Runtime) WarmUp() int {
 		}
 	}
 	return n
+}
+
+// WarmUpBars returns how many bars of the base interval cover every
+// instance's warm-up: an instance on 4h wanting 30 bars needs 120 bars of
+// a 1h base. Without a base interval it is WarmUp.
+func (r *Runtime) WarmUpBars() int {
+	base := r.opts.BaseInterval
+	if base == "" {
+		return r.WarmUp()
+	}
+	n := 0
+	for _, in := range r.insts {
+		w, ok := in.s.(WarmUpper)
+		if !ok || w.WarmUp() <= 0 {
+			continue
+		}
+		for _, f := range in.feeds {
+			if need := w.WarmUp() * baseBarsPer(f.Interval, base); need > n {
+				n = need
+			}
+		}
+	}
+	return n
+}
+
+// baseBarsPer is how many bars of base make one bar of iv (at least 1).
+func baseBarsPer(iv, base exchange.Interval) int {
+	if bd := base.Duration(); bd > 0 && iv.Duration() > bd {
+		return int((iv.Duration() + bd - 1) / bd)
+	}
+	return 1
 }
 
 // Start loads symbol rules and balances, restores persisted strategy state
@@ -350,15 +393,11 @@ func (r *Runtime) Begin(ctx context.Context) {
 // are refused during warm-up.
 func (r *Runtime) DeliverWarmUp(ctx context.Context, f Feed, bars []exchange.Kline) {
 	r.ctx = ctx
-	for _, in := range r.insts {
-		in.warming = true
-	}
+	r.setWarming(true)
 	for _, k := range bars {
 		r.OnBar(ctx, f, k)
 	}
-	for _, in := range r.insts {
-		in.warming = false
-	}
+	r.setWarming(false)
 }
 
 // OnBar delivers one closed bar of a feed to the instances subscribed to it,
@@ -388,6 +427,60 @@ func (r *Runtime) OnBar(ctx context.Context, f Feed, k exchange.Kline) {
 		}
 	}
 	r.observe()
+}
+
+// Advance delivers the bars of higher intervals that a gap in the base
+// series left open and whose period ended at or before t: a driver calls
+// it with the open time of the next base bars before anything of that
+// instant reaches the exchange, so an order placed on such a bar meets
+// the market as it was at the bar's last base bar (a market order set to
+// fill at the close fills at that bar's close, not the next bar's). The
+// bars arrive as warm-up when warm is set.
+func (r *Runtime) Advance(ctx context.Context, t time.Time, warm bool) {
+	r.ctx = ctx
+	if r.opts.BaseInterval == "" {
+		return
+	}
+	if r.aggFeeds == nil {
+		for _, f := range r.Feeds() {
+			if st := r.feeds[f]; len(st.aggs) > 0 {
+				r.aggFeeds = append(r.aggFeeds, st)
+			}
+		}
+		if r.aggFeeds == nil {
+			r.aggFeeds = []*feedState{} // none: known, not to be listed again
+		}
+	}
+	var bars []pendingBar
+	for _, st := range r.aggFeeds {
+		for _, d := range st.aggs {
+			if k, ok := d.agg.closeBefore(t); ok {
+				bars = append(bars, pendingBar{d.st, k})
+			}
+		}
+	}
+	if len(bars) == 0 {
+		return
+	}
+	if warm {
+		r.setWarming(true)
+		defer r.setWarming(false)
+	}
+	for i := range bars {
+		r.deliver(bars[i].st, &bars[i].k)
+	}
+	r.observe()
+}
+
+type pendingBar struct {
+	st *feedState
+	k  exchange.Kline
+}
+
+func (r *Runtime) setWarming(on bool) {
+	for _, in := range r.insts {
+		in.warming = on
+	}
 }
 
 // observe feeds the kill switch when equity is tracked.

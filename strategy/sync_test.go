@@ -46,7 +46,7 @@ func TestSyncFromEvents(t *testing.T) {
 				trader = hintedTrader{et}
 			}
 			g, _ := risk.New(risk.Limits{})
-			rt, err := New(Options{Trader: trader, Gate: g, Journal: j, Clock: &testClock{t: t0}})
+			rt, err := New(Options{Trader: trader, Events: trader.(exchange.EventSource), Gate: g, Journal: j, Clock: &testClock{t: t0}})
 			if err != nil {
 				t.Fatal(err)
 			}

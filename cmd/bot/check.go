@@ -13,9 +13,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategies"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -175,7 +175,7 @@ func checkData(cfg *config.Config, syms []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = backtest.LoadData(cfg.Data.Source, cfg.Data.Path, iv, syms, rng)
+	_, err = session.LoadData(cfg.Data.Source, cfg.Data.Path, iv, syms, rng)
 	return err
 }
 

@@ -7,11 +7,11 @@ import (
 	"sort"
 	"time"
 
-	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
 	"github.com/spotbot/spotbot/exchange/simserver"
+	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -105,7 +105,7 @@ func (j *jobRun) replayMarket(sc strategy.Config, iv exchange.Interval, n int) (
 	}
 	data := map[string][]exchange.Kline{}
 	for _, sym := range sc.Symbols {
-		got, err := backtest.LoadData(cfg.Data.Source, cfg.Data.Path, iv, []string{sym}, rng)
+		got, err := session.LoadData(cfg.Data.Source, cfg.Data.Path, iv, []string{sym}, rng)
 		if err != nil {
 			return nil, fmt.Errorf("jobs run: %w", err)
 		}
@@ -117,7 +117,7 @@ func (j *jobRun) replayMarket(sc strategy.Config, iv exchange.Interval, n int) (
 			if _, ok := data[sym]; ok {
 				continue
 			}
-			got, err := backtest.LoadData(cfg.Data.Source, cfg.Data.Path, iv, []string{sym}, rng)
+			got, err := session.LoadData(cfg.Data.Source, cfg.Data.Path, iv, []string{sym}, rng)
 			if err != nil {
 				// Dust of an unpriced asset is reported not convertible.
 				j.log.Info("no data to price an asset for dust", "symbol", sym, "err", err)
@@ -133,7 +133,7 @@ func (j *jobRun) replayMarket(sc strategy.Config, iv exchange.Interval, n int) (
 		if t := iv.Next(ks[len(ks)-1].OpenTime); t.After(end) {
 			end = t
 		}
-		info, err := backtest.DefaultRules(sym, ks)
+		info, err := session.DefaultRules(sym, ks)
 		if err != nil {
 			return nil, fmt.Errorf("jobs run: %w", err)
 		}

@@ -12,10 +12,10 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
 	"github.com/spotbot/spotbot/exchange/simserver"
+	"github.com/spotbot/spotbot/session"
 )
 
 const (
@@ -38,7 +38,7 @@ func remoteExchange(t *testing.T) (*sim.Exchange, string) {
 			bars[sym] = append(bars[sym], exchange.Kline{OpenTime: open, Open: p, High: p, Low: p, Close: p,
 				Volume: decimal.NewFromInt(10), CloseTime: open.Add(time.Hour - time.Millisecond)})
 		}
-		info, err := backtest.DefaultRules(sym, bars[sym])
+		info, err := session.DefaultRules(sym, bars[sym])
 		if err != nil {
 			t.Fatal(err)
 		}

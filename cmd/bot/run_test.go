@@ -23,7 +23,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/configs"
 	"github.com/spotbot/spotbot/daemon"
@@ -31,6 +30,7 @@ import (
 	"github.com/spotbot/spotbot/exchange/sim"
 	"github.com/spotbot/spotbot/exchange/simserver"
 	"github.com/spotbot/spotbot/marketdata"
+	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/store"
 	"github.com/spotbot/spotbot/strategies"
 )
@@ -491,7 +491,7 @@ func footprintServer(t *testing.T) string {
 	}
 	var rules []exchange.SymbolInfo
 	for _, sym := range []string{"BTCUSDT", "ETHUSDT", "SOLUSDT"} {
-		r, err := backtest.DefaultRules(sym, data[sym])
+		r, err := session.DefaultRules(sym, data[sym])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package backtest
+package session
 
 import (
 	"fmt"
@@ -23,7 +23,7 @@ var quoteAssets = []string{"USDT", "USDC", "BUSD", "BTC", "ETH", "USD", "EUR", "
 func DefaultRules(symbol string, bars []exchange.Kline) (exchange.SymbolInfo, error) {
 	base, quote, ok := splitSymbol(symbol)
 	if !ok {
-		return exchange.SymbolInfo{}, fmt.Errorf("backtest: symbol %q: cannot tell its base and quote asset; configure its rules", symbol)
+		return exchange.SymbolInfo{}, fmt.Errorf("session: symbol %q: cannot tell its base and quote asset; configure its rules", symbol)
 	}
 	prec := int32(2)
 	for i := 0; i < len(bars) && prec < 8; i++ { // past 8 the answer is 8

@@ -1,0 +1,177 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+	"unsafe"
+
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/exchange/sim"
+	"github.com/spotbot/spotbot/strategy"
+)
+
+// Bar is a closed bar in a Step.
+type Bar struct {
+	Feed strategy.Feed
+	K    *exchange.Kline
+	// Warm marks warm-up history: the strategies see it with WarmingUp
+	// and may not trade on it.
+	Warm bool
+	// Sim says the simulated exchange is fed this bar (the finest
+	// interval fed for its symbol); other bars only reach the strategies.
+	Sim bool
+	// Index is the bar's series in the feed's own numbering (the replay:
+	// the index of its symbol), for the Loop's Bar hook.
+	Index int
+}
+
+// Step is what a Feed delivers at one instant: the closed bars opening at
+// Open (sorted by symbol and interval), or none at a wake-up without bars.
+type Step struct {
+	// Open is the bars' open time; zero without bars.
+	Open time.Time
+	// At is the time of the step: the bars' close, or the wake-up time.
+	// A simulated session's clock is set to it.
+	At   time.Time
+	Bars []Bar
+	// Sync asks for an order sync at this step even where the loop would
+	// not sync (a live venue syncs before a poll's first bars and at the
+	// order cadence; a simulated one before every step with bars).
+	Sync bool
+	// Tick runs the schedules due at At, after the bars, once trading.
+	Tick bool
+}
+
+// A Feed delivers a session's steps in time order. Next returns io.EOF
+// after the last one; a Feed that runs until its context ends returns the
+// context's error.
+type Feed interface {
+	Next(ctx context.Context) (*Step, error)
+}
+
+// Loop drives a strategy runtime over a Feed and owns the event order
+// every mode shares (docs/fill-model.md): at each step with bars it first
+// delivers the higher-interval bars a data gap closed (Runtime.Advance),
+// then feeds the bars to the simulated exchange (pending orders fill at
+// their open, resting orders along them), moves the clock to the step's
+// time, syncs order updates and fills, delivers the bars (warm-up bars as
+// warm-up; the first live bar, or the first step without bars, starts
+// trading with Begin), runs the schedules, and calls After. A last Sync
+// after the feed's end picks up fills settled on the last bar.
+type Loop struct {
+	Runtime *strategy.Runtime
+	// Sim is the simulated exchange the bars are fed to; nil on a live
+	// venue, where the exchange moves by itself.
+	Sim *sim.Exchange
+	// SetClock, when set, moves the runtime's clock to each step's time
+	// (simulated time); a live session runs on the wall clock.
+	SetClock func(time.Time)
+	// Begin starts trading (Runtime.Begin plus what the caller does
+	// then); nil calls Runtime.Begin.
+	Begin func(ctx context.Context)
+	// Bar, when set, sees each bar before the runtime does.
+	Bar func(b *Bar)
+	// SyncFailed decides what a failed order sync does: nil ends the
+	// run with the error; a live session logs it and carries on.
+	SyncFailed func(error) error
+	// After, when set, is called after each step; trading says Begin has
+	// run. An error ends the run.
+	After func(ctx context.Context, s *Step, trading bool) error
+
+	trading bool
+}
+
+// Trading reports whether the loop has started trading (Begin ran).
+func (l *Loop) Trading() bool { return l.trading }
+
+// Run drives the feed until it ends (nil) or fails, or ctx ends.
+func (l *Loop) Run(ctx context.Context, f Feed) error {
+	if l.Runtime == nil || f == nil {
+		return errors.New("session: a loop needs a runtime and a feed")
+	}
+	for {
+		s, err := f.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if err := l.Step(ctx, s); err != nil {
+			return err
+		}
+	}
+	return l.sync(ctx)
+}
+
+// Step handles one step in the event order.
+func (l *Loop) Step(ctx context.Context, s *Step) error {
+	rt := l.Runtime
+	if len(s.Bars) > 0 {
+		rt.Advance(ctx, s.Open, !l.trading)
+		if l.Sim != nil {
+			for i := range s.Bars {
+				if b := &s.Bars[i]; b.Sim {
+					if err := l.Sim.FeedKline(b.Feed.Symbol, b.Feed.Interval, *b.K); err != nil {
+						return fmt.Errorf("session: %w", err)
+					}
+				}
+			}
+		}
+	}
+	if l.SetClock != nil {
+		l.SetClock(s.At)
+	}
+	if s.Sync || l.Sim != nil && len(s.Bars) > 0 {
+		if err := l.sync(ctx); err != nil {
+			return err
+		}
+	}
+	if len(s.Bars) == 0 && !l.trading {
+		l.begin(ctx)
+	}
+	for i := range s.Bars {
+		b := &s.Bars[i]
+		if l.Bar != nil {
+			l.Bar(b)
+		}
+		switch {
+		case b.Warm:
+			rt.DeliverWarmUp(ctx, b.Feed, unsafe.Slice(b.K, 1)) // the bar, not a copy
+			continue
+		case !l.trading:
+			l.begin(ctx)
+		}
+		rt.OnBar(ctx, b.Feed, *b.K)
+	}
+	if l.trading && s.Tick {
+		rt.Tick(ctx, s.At)
+	}
+	if l.After != nil {
+		return l.After(ctx, s, l.trading)
+	}
+	return nil
+}
+
+func (l *Loop) begin(ctx context.Context) {
+	l.trading = true
+	if l.Begin != nil {
+		l.Begin(ctx)
+		return
+	}
+	l.Runtime.Begin(ctx)
+}
+
+func (l *Loop) sync(ctx context.Context) error {
+	err := l.Runtime.Sync(ctx)
+	if err == nil {
+		return nil
+	}
+	if l.SyncFailed != nil {
+		return l.SyncFailed(err)
+	}
+	return fmt.Errorf("session: %w", err)
+}

@@ -1,0 +1,191 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/config"
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/exchange/sim"
+)
+
+// Fill is the simulated exchange's fill model and fees: the typed form of
+// the configuration's sim section. The zero value is the documented default
+// (docs/fill-model.md): trade-through for resting limits, market orders at
+// the next bar's open, no slippage, the symbols' own fees.
+type Fill struct {
+	Touch         bool            // resting limits fill when a bar touches their price
+	AtSignalClose bool            // market orders fill at once, at the last close
+	SlippageBps   decimal.Decimal // worsens market and crossing fills
+	SlippageTicks int             // and then by this many price ticks
+	MakerFee      *decimal.Decimal
+	TakerFee      *decimal.Decimal
+	RateLimits    bool // apply the spec's rate budgets in simulated time
+	// TokenFees pays fees in the platform token (TOK) at its discount when
+	// the account holds enough of it and a TOK market prices the fee.
+	TokenFees bool
+}
+
+// String describes the fill model in words, for reports.
+func (f Fill) String() string {
+	s := "trade-through"
+	if f.Touch {
+		s = "touch"
+	}
+	if f.AtSignalClose {
+		s += ", market at signal close"
+	} else {
+		s += ", market at next open"
+	}
+	if !f.SlippageBps.IsZero() {
+		s += ", slippage " + f.SlippageBps.String() + " bps"
+	}
+	if f.SlippageTicks > 0 {
+		s += ", slippage " + strconv.Itoa(f.SlippageTicks) + " ticks"
+	}
+	if f.TokenFees {
+		s += ", fees in the token"
+	}
+	return s
+}
+
+// Market fill words of sim.market, and limit fill words of sim.fill.
+const (
+	MarketNextOpen    = "next-open"
+	MarketClose       = "close"
+	LimitTradeThrough = "trade-through"
+	LimitTouch        = "touch"
+	marketFillWords   = MarketNextOpen + " or " + MarketClose
+	limitFillWords    = LimitTradeThrough + " or " + LimitTouch
+)
+
+// FillFromConfig is the one translation of the configuration's sim.*
+// options into the fill model; every command that builds a simulated
+// exchange goes through it.
+func FillFromConfig(c config.Sim) (Fill, error) {
+	f := Fill{SlippageBps: c.SlippageBps, SlippageTicks: c.SlippageTicks, MakerFee: c.MakerFee, TakerFee: c.TakerFee,
+		RateLimits: c.RateLimits, TokenFees: c.TokenFees}
+	var errs []error
+	switch c.Fill {
+	case "", LimitTradeThrough:
+	case LimitTouch:
+		f.Touch = true
+	default:
+		errs = append(errs, fmt.Errorf("sim.fill: %q must be %s", c.Fill, limitFillWords))
+	}
+	switch c.Market {
+	case "", MarketNextOpen:
+	case MarketClose:
+		f.AtSignalClose = true
+	default:
+		errs = append(errs, fmt.Errorf("sim.market: %q must be %s", c.Market, marketFillWords))
+	}
+	if f.SlippageBps.IsNegative() {
+		errs = append(errs, fmt.Errorf("sim.slippage_bps: %s must not be negative", f.SlippageBps))
+	}
+	if f.SlippageTicks < 0 {
+		errs = append(errs, fmt.Errorf("sim.slippage_ticks: %d must not be negative", f.SlippageTicks))
+	}
+	for name, fee := range map[string]*decimal.Decimal{"sim.maker_fee": c.MakerFee, "sim.taker_fee": c.TakerFee} {
+		if fee != nil && (fee.IsNegative() || fee.GreaterThanOrEqual(decimal.NewFromInt(1))) {
+			errs = append(errs, fmt.Errorf("%s: %s must be at least 0 and below 1", name, fee))
+		}
+	}
+	slices.SortFunc(errs, func(a, b error) int { return compareText(a.Error(), b.Error()) })
+	return f, errors.Join(errs...)
+}
+
+func compareText(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Venue describes a simulated exchange to build.
+type Venue struct {
+	Fill Fill
+	// Start is the exchange's initial clock.
+	Start time.Time
+	// Rules are the tradable symbols.
+	Rules []exchange.SymbolInfo
+	// Balances fund the main account.
+	Balances map[string]decimal.Decimal
+	// Retention is how the exchange keeps history.
+	Retention Retention
+	// Immediate fills market orders at once whatever Fill says: a job
+	// has no next bar to fill them at.
+	Immediate bool
+}
+
+// Retention says what a simulated exchange keeps.
+type Retention int
+
+const (
+	// KeepAll keeps every kline, order and trade: a simulated server
+	// serves them all.
+	KeepAll Retention = iota
+	// KeepRun keeps what a backtest reads: no klines beyond the last, a
+	// page of trades (fills come from order events).
+	KeepRun
+	// KeepMonth keeps what the REST endpoints serve (allOrders reaches 7
+	// days back, myTrades a month): a paper bot runs for months.
+	KeepMonth
+)
+
+// paperHistory is how long a long-running simulated exchange remembers
+// final orders and trades.
+const paperHistory = 31 * 24 * time.Hour
+
+// simOptions is the one translation of a Venue into the simulator's options.
+func (v Venue) simOptions() sim.Options {
+	o := sim.Options{Start: v.Start, Symbols: v.Rules, SlippageBps: v.Fill.SlippageBps, SlippageTicks: v.Fill.SlippageTicks,
+		MakerFee: v.Fill.MakerFee, TakerFee: v.Fill.TakerFee, RateLimits: v.Fill.RateLimits}
+	if v.Fill.Touch {
+		o.LimitFill = sim.Touch
+	}
+	if v.Fill.AtSignalClose || v.Immediate {
+		o.MarketFill = sim.Immediate
+	}
+	switch v.Retention {
+	case KeepRun:
+		// The loop reads fills from order events and keeps its own bars:
+		// the exchange need not keep a run's klines or every trade (1,000
+		// is a full page of the trades endpoints).
+		o.KlineRetention, o.OwnTradeRetention, o.TradeRetention = 1, 1000, 1000
+	case KeepMonth:
+		o.KlineRetention, o.HistoryRetention = 1, paperHistory
+	}
+	return o
+}
+
+// NewSim builds the simulated exchange a Venue describes: its symbols, its
+// fill model, the main account funded (assets in name order) and, with
+// token fees, paying fees in the platform token.
+func NewSim(ctx context.Context, v Venue) (*sim.Exchange, error) {
+	x, err := sim.New(v.simOptions())
+	if err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	for _, a := range slices.Sorted(maps.Keys(v.Balances)) {
+		if err := x.Credit(x.MasterUID(), a, v.Balances[a]); err != nil {
+			return nil, fmt.Errorf("session: account.balances.%s: %w", a, err)
+		}
+	}
+	if v.Fill.TokenFees {
+		if _, err := x.Master().SetTokDeduct(ctx, true); err != nil {
+			return nil, fmt.Errorf("session: sim.token_fees: %w", err)
+		}
+	}
+	return x, nil
+}
