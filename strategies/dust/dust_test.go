@@ -12,8 +12,8 @@ import (
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/strategies/dust"
-	"github.com/spotbot/spotbot/strategies/internal/strategytest"
 	"github.com/spotbot/spotbot/strategy"
+	"github.com/spotbot/spotbot/strategy/strategytest"
 )
 
 // harness builds an account holding 17 dust assets A01…A17 (1 unit at 1
