@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,12 +13,13 @@ import (
 // MemoryJournal is a Journal kept in memory, for backtests (which have no
 // crash to recover from; their results go to the store as a whole) and for
 // tests. It keeps what those read back: refusals, fills in the order they
-// were recorded, strategy state and schedule runs. It is safe for
-// concurrent use.
+// were recorded, strategy state and schedule runs; of the orders, only
+// whether each was acknowledged, so that an outcome contradicting that is
+// an error, as in the store. It is safe for concurrent use.
 type MemoryJournal struct {
 	mu      sync.Mutex
-	intents map[string]struct{} // client order ids: only their uniqueness is read back
-	refused map[string]string   // client order id → cause
+	intents map[string]bool   // client order id → acknowledged
+	refused map[string]string // client order id → cause
 	seen    map[fillKey]struct{}
 	// fills are kept in blocks of fillBlock, so recording a fill never
 	// copies the ones before it; done holds the full blocks, joined into
@@ -50,7 +52,7 @@ type JournalFill struct {
 
 // NewMemoryJournal returns an empty journal.
 func NewMemoryJournal() *MemoryJournal {
-	return &MemoryJournal{intents: map[string]struct{}{}, refused: map[string]string{}, seen: map[fillKey]struct{}{},
+	return &MemoryJournal{intents: map[string]bool{}, refused: map[string]string{}, seen: map[fillKey]struct{}{},
 		state: map[string][]byte{}}
 }
 
@@ -60,23 +62,57 @@ var _ Journal = (*MemoryJournal)(nil)
 func (j *MemoryJournal) RecordIntent(_ context.Context, in Intent) (bool, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	n := len(j.intents)
-	j.intents[in.ClientOrderID] = struct{}{}
-	return len(j.intents) > n, nil
+	if _, ok := j.intents[in.ClientOrderID]; ok {
+		return false, nil
+	}
+	j.intents[in.ClientOrderID] = false
+	return true, nil
 }
 
-// RecordAck implements Journal; an acknowledgement needs no memory here.
-func (j *MemoryJournal) RecordAck(context.Context, string, string, time.Time) error { return nil }
+// RecordAck implements Journal. The exchange is the authority on whether
+// an order exists: an acknowledgement overrides a refusal.
+func (j *MemoryJournal) RecordAck(_ context.Context, id, _ string, _ time.Time) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if _, ok := j.intents[id]; !ok {
+		return errNoIntent("acknowledgement", id)
+	}
+	j.intents[id] = true
+	delete(j.refused, id)
+	return nil
+}
 
-// RecordUnknown implements Journal; the runtime follows the order itself.
-func (j *MemoryJournal) RecordUnknown(context.Context, string, error) error { return nil }
+// RecordUnknown implements Journal; the runtime follows the order itself,
+// so only a missing intent is looked for.
+func (j *MemoryJournal) RecordUnknown(_ context.Context, id string, _ error) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if _, ok := j.intents[id]; !ok {
+		return errNoIntent("unknown outcome", id)
+	}
+	return nil
+}
 
-// RecordRefused implements Journal.
+// RecordRefused implements Journal. Refusing an acknowledged order is an
+// error; refusing an order twice keeps the first cause.
 func (j *MemoryJournal) RecordRefused(_ context.Context, id string, cause error) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.refused[id] = cause.Error()
+	acked, ok := j.intents[id]
+	switch {
+	case !ok:
+		return errNoIntent("refusal", id)
+	case acked:
+		return fmt.Errorf("strategy: refusal of %s: the exchange acknowledged this order", id)
+	}
+	if _, done := j.refused[id]; !done {
+		j.refused[id] = cause.Error()
+	}
 	return nil
+}
+
+func errNoIntent(what, id string) error {
+	return fmt.Errorf("strategy: %s of %s: no intent recorded with this client order id", what, id)
 }
 
 // RecordOrder implements Journal; order states are not kept.
@@ -121,7 +157,7 @@ func (j *MemoryJournal) LoadState(_ context.Context, instance string) ([]byte, b
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	s, ok := j.state[instance]
-	return s, ok, nil
+	return append([]byte(nil), s...), ok, nil // the caller may change it
 }
 
 // RecordRun implements Journal.

@@ -26,7 +26,12 @@ func TestMemoryJournal(t *testing.T) {
 		all[0].ClientOrderID != "a" || len(j.Fills(5)) != 0 {
 		t.Errorf("fills %+v", all)
 	}
-	_ = j.RecordRefused(ctx, "b", errors.New("no funds"))
+	if ok, _ := j.RecordIntent(ctx, Intent{ClientOrderID: "b"}); !ok {
+		t.Error("intent b not created")
+	}
+	if err := j.RecordRefused(ctx, "b", errors.New("no funds")); err != nil {
+		t.Error(err)
+	}
 	state := []byte("x")
 	_ = j.SaveState(ctx, "s", state)
 	state[0] = 'y' // the journal keeps its own copy

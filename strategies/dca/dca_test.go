@@ -7,8 +7,8 @@ import (
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/strategies/dca"
-	"github.com/spotbot/spotbot/strategies/internal/strategytest"
 	"github.com/spotbot/spotbot/strategy"
+	"github.com/spotbot/spotbot/strategy/strategytest"
 )
 
 const iv = exchange.Interval60m

@@ -12,8 +12,8 @@ import (
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/strategies/dust"
-	"github.com/spotbot/spotbot/strategies/internal/strategytest"
 	"github.com/spotbot/spotbot/strategy"
+	"github.com/spotbot/spotbot/strategy/strategytest"
 )
 
 // harness builds an account holding 17 dust assets A01…A17 (1 unit at 1
@@ -70,14 +70,14 @@ func outcomes(convertedResult, reason string) []dust.Outcome {
 func TestConvertsEligibleDustInBatchesOf15(t *testing.T) {
 	t.Parallel()
 	h, s := harness(t)
-	h.Tick(strategytest.T0)
+	h.Tick(strategytest.T0())
 	if got, want := h.Conversions(), [][]string{assets(1, 15), assets(16, 17)}; !slices.EqualFunc(got, want, slices.Equal) {
 		t.Fatalf("conversions %q, want %q", got, want)
 	}
 	if want := outcomes("converted", ""); !slices.Equal(s.Last, want) {
 		t.Fatalf("outcomes\n%+v\nwant\n%+v", s.Last, want)
 	}
-	if !s.LastRun.Equal(strategytest.T0) {
+	if !s.LastRun.Equal(strategytest.T0()) {
 		t.Errorf("LastRun %v", s.LastRun)
 	}
 	// 17 USDT of dust at a token price of 2, less the 2% fee: 8.33 TOK.
@@ -92,12 +92,12 @@ func TestConvertsEligibleDustInBatchesOf15(t *testing.T) {
 	if err := json.Unmarshal(h.Journal.State("dust"), &saved); err != nil {
 		t.Fatalf("state %q: %v", h.Journal.State("dust"), err)
 	}
-	if !slices.Equal(saved.Last, s.Last) || !saved.LastRun.Equal(strategytest.T0) {
+	if !slices.Equal(saved.Last, s.Last) || !saved.LastRun.Equal(strategytest.T0()) {
 		t.Errorf("saved state %+v", saved)
 	}
 	// An hour later nothing is dust any more but the ineligible assets
 	// and the token itself.
-	h.Tick(strategytest.T0.Add(time.Hour))
+	h.Tick(strategytest.T0().Add(time.Hour))
 	if got := h.Conversions(); got != nil {
 		t.Errorf("second run converted %q", got)
 	}
@@ -107,7 +107,7 @@ func TestFailedConversionIsRecordedPerAsset(t *testing.T) {
 	t.Parallel()
 	h, s := harness(t)
 	h.FailConversions(errors.New("exchange down"))
-	h.Tick(strategytest.T0)
+	h.Tick(strategytest.T0())
 	if got := h.Conversions(); len(got) != 2 {
 		t.Fatalf("conversions %q, want both batches tried", got)
 	}
@@ -123,13 +123,13 @@ func TestListingFailureKeepsTheSchedule(t *testing.T) {
 	t.Parallel()
 	h, s := harness(t)
 	h.FailListing(errors.New("connection reset"))
-	h.Tick(strategytest.T0)
+	h.Tick(strategytest.T0())
 	if h.Stopped() != "" || len(s.Last) != 0 || s.LastError != "listing candidates: connection reset" {
 		t.Fatalf("stopped %q, last %+v, error %q", h.Stopped(), s.Last, s.LastError)
 	}
 	// The next run, an hour later, converts and clears the error.
 	h.FailListing(nil)
-	h.Tick(strategytest.T0.Add(time.Hour))
+	h.Tick(strategytest.T0().Add(time.Hour))
 	if got := h.Conversions(); len(got) != 2 || s.LastError != "" || len(s.Last) != 21 {
 		t.Fatalf("conversions %q, error %q, %d outcomes", got, s.LastError, len(s.Last))
 	}

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/spotbot/spotbot/exchange"
-	"github.com/spotbot/spotbot/strategies/internal/strategytest"
 	"github.com/spotbot/spotbot/strategies/rebalance"
 	"github.com/spotbot/spotbot/strategy"
+	"github.com/spotbot/spotbot/strategy/strategytest"
 )
 
 const iv = exchange.Interval60m

@@ -1,7 +1,22 @@
-// Package strategytest runs a built-in strategy through the real
-// strategy.Runtime and risk gate against the simulated exchange, the way a
-// backtest does, and records every order that reaches the exchange so tests
-// can assert them exactly.
+// Package strategytest is for strategy authors: it runs one strategy
+// instance through the real strategy.Runtime, the risk gate and the
+// simulated exchange (exchange/sim), bar by bar as a backtest does, and
+// records every order that reaches the exchange as a line of text, so a
+// test asserts exactly what the strategy sent and what came of it. The
+// built-in strategies are tested with it; a strategy in another module is
+// tested the same way.
+//
+// A test builds its strategy from a strategy.Config, hands both to New with
+// the starting balances, optionally warms the strategy up (WarmUp) and
+// calls Begin, then feeds bars with Step (StepAll for several symbols at one
+// instant) and reads Sent, Position, Balance, the Journal (fills, schedule
+// runs, saved state) and Logs. Bar and Flat build bars counted from T0;
+// symbols the Options give no rules for get Rules.
+//
+// Fills follow the simulator's model (docs/fill-model.md): a market order
+// fills at the next bar's open unless Options.MarketFill says otherwise,
+// and a resting limit order fills along the path of a later bar that
+// reaches its price.
 package strategytest
 
 import (
@@ -10,7 +25,6 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -21,8 +35,18 @@ import (
 	"github.com/spotbot/spotbot/strategy"
 )
 
-// T0 is the open time of the first bar tests build.
-var T0 = time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+// T0 is the open time of bar 0 and the exchange's default start:
+// 2024-03-01 00:00 UTC.
+func T0() time.Time { return time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC) }
+
+// TB is what the harness needs of a test: *testing.T and *testing.B are
+// TBs. The harness stops the test with Fatal when the setup or a step
+// fails, and runs the runtime under the test's context.
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	Context() context.Context
+}
 
 // Options configure a Harness.
 type Options struct {
@@ -47,22 +71,31 @@ type Options struct {
 
 // Harness drives one strategy instance.
 type Harness struct {
-	t       testing.TB
-	X       *sim.Exchange
-	RT      *strategy.Runtime
+	t TB
+	// X is the simulated exchange, for what the harness has no method for
+	// (its order book, another account, a changed symbol status).
+	X *sim.Exchange
+	// RT is the runtime the instance runs in.
+	RT *strategy.Runtime
+	// Journal holds what the runtime recorded: fills, refusals, schedule
+	// runs and the instance's saved state.
 	Journal *strategy.MemoryJournal
-	Logs    *strings.Builder
-	clock   *clock
-	rec     *recorder
-	iv      exchange.Interval
+	// Logs is the runtime's and the strategy's log output as text, without
+	// times.
+	Logs  *strings.Builder
+	clock *clock
+	rec   *recorder
+	iv    exchange.Interval
 }
 
 // New builds the exchange, the runtime and the instance, and starts the
-// runtime at opts.Start.
-func New(t testing.TB, opts Options) *Harness {
+// runtime at opts.Start (loading the instance's state from the journal,
+// which is empty). The instance's interval is Config.Interval, hourly when
+// empty. Errors stop the test.
+func New(t TB, opts Options) *Harness {
 	t.Helper()
 	if opts.Start.IsZero() {
-		opts.Start = T0
+		opts.Start = T0()
 	}
 	iv := exchange.Interval60m
 	if opts.Config.Interval != "" {
@@ -137,10 +170,10 @@ func Rules(symbol string) exchange.SymbolInfo {
 		Permissions: []string{"SPOT"}}
 }
 
-// Bar returns the i-th bar (hourly from T0 unless iv says otherwise) with
-// the given open, high, low and close and a volume of 1.
+// Bar returns the i-th bar of interval iv from T0 with the given open,
+// high, low and close (decimal text) and a volume of 1.
 func Bar(iv exchange.Interval, i int, open, high, low, close string) exchange.Kline {
-	ot := T0.Add(time.Duration(i) * iv.Duration())
+	ot := T0().Add(time.Duration(i) * iv.Duration())
 	return exchange.Kline{OpenTime: ot, Open: d(open), High: d(high), Low: d(low), Close: d(close),
 		Volume: decimal.NewFromInt(1), CloseTime: iv.Next(ot).Add(-time.Millisecond)}
 }
@@ -267,7 +300,7 @@ func (h *Harness) Position(symbol string) strategy.Position {
 // Balance returns the exchange's free balance of an asset, as text.
 func (h *Harness) Balance(asset string) string {
 	h.t.Helper()
-	acct, err := h.X.Master().Account(context.Background())
+	acct, err := h.X.Master().Account(h.t.Context())
 	if err != nil {
 		h.t.Fatal(err)
 	}
