@@ -17,5 +17,8 @@
 // request may have been acted upon but no reliable reply arrived (5XX, or a
 // transport failure after the request was written), [*ValidationError] for
 // arguments refused before any request, and [*DecodeError] for replies that do
-// not decode.
+// not decode. An order refused before sending is the exception: it is the
+// [*RuleError] of [NewOrder.Validate] or [ValidateBatch], an *APIError with
+// the code and message the exchange answers for it, so a malformed order is
+// the same error from the client, the simulator and the risk gate.
 package exchange

@@ -81,8 +81,9 @@ func FuzzClientReplies(f *testing.F) {
 		defer cancel()
 		err = calls[id](ctx, c)
 		var ve *ValidationError
+		var re *RuleError
 		switch {
-		case errors.As(err, &ve):
+		case errors.As(err, &ve) || errors.As(err, &re):
 			t.Fatalf("%s: the call's own arguments were refused: %v", id, err)
 		case st >= 500 && !errors.Is(err, ErrUnknownOutcome):
 			t.Fatalf("%s: HTTP %d gave %v, want an unknown outcome", id, st, err)

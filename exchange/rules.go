@@ -8,19 +8,19 @@ import (
 )
 
 // The order rules of a symbol, as the live service applies them when an
-// order is placed. The simulated exchange and the risk gate both check
-// orders with CheckOrder, so a rejection carries the same code in a
-// backtest, in paper trading and before a live order is sent.
+// order is placed. CheckOrder first applies the request-shape rules of
+// NewOrder.Validate (validate.go), then the symbol's. The simulated exchange
+// and the risk gate both check orders with CheckOrder, so a rejection
+// carries the same code and message in a backtest, in paper trading and
+// before a live order is sent.
 //
 // Where the spec names no code for a rule, the closest listed code is used:
-// precision and PERCENT_PRICE_BY_SIDE violations are 33333 (parameter error),
-// a price-carrying order without a price or a MARKET order with both or
-// neither of quantity and quoteOrderQty are 44444 (parameter cannot be null)
-// or 33333, and a closed symbol side (tradeSideType 4) is 30016 (trading
-// disabled). docs/exchange-codes.md lists every choice.
+// precision and PERCENT_PRICE_BY_SIDE violations are 33333 (parameter error)
+// and a closed symbol side (tradeSideType 4) is 30016 (trading disabled);
+// validate.go lists the codes of the request-shape rules.
 
-// RuleError is an order refused by a symbol rule: an *APIError with the
-// live service's code, plus the name of the rule.
+// RuleError is an order refused by a request-shape or symbol rule: an
+// *APIError with the live service's code, plus the name of the rule.
 type RuleError struct {
 	Rule string
 	APIError
@@ -105,10 +105,14 @@ var splitOne = splitOf(decOne)
 func bidUsable(up split) bool   { return cmpSplit(up, splitOne) >= 0 }
 func askUsable(down split) bool { return down.d.IsPositive() && cmpSplit(down, splitOne) <= 0 }
 
-// CheckOrder applies the symbol's rules to o. last is the latest trade
-// price, used for market-order amounts and PERCENT_PRICE_BY_SIDE; zero means
-// unknown. It returns nil or a *RuleError.
+// CheckOrder applies the request-shape rules (NewOrder.Validate) and then
+// the symbol's rules to o. last is the latest trade price, used for
+// market-order amounts and PERCENT_PRICE_BY_SIDE; zero means unknown. It
+// returns nil or a *RuleError.
 func (s *SymbolInfo) CheckOrder(o NewOrder, last decimal.Decimal) error {
+	if err := o.validate(EpNewOrder, -1); err != nil {
+		return err
+	}
 	if o.Symbol != s.Symbol {
 		return ruleErr(RuleSymbolNotFound, CodeInvalidSymbol, "order for %s checked against %s", o.Symbol, s.Symbol)
 	}
@@ -124,23 +128,11 @@ func (s *SymbolInfo) CheckOrder(o NewOrder, last decimal.Decimal) error {
 	case s.TradeSideType != 0 && !s.TradeSideType.Allows(o.Side):
 		return ruleErr(RuleTradeSide, CodeDirectionNotAllowed, "%s does not accept %s orders now", s.Symbol, o.Side)
 	}
-	if !o.Side.Valid() {
-		return ruleErr(RuleParameters, CodeParameterError, "side %q", o.Side)
-	}
-	if !o.Type.Valid() {
-		return ruleErr(RuleParameters, CodeParameterError, "type %q", o.Type)
-	}
 	if !s.AllowsType(o.Type) {
 		if o.Type == TypeMarket {
 			return ruleErr(RuleOrderType, CodeMarketOrderDisabled, "%s does not accept market orders", s.Symbol)
 		}
 		return ruleErr(RuleOrderType, CodeOrderTypeNotAllowed, "%s does not accept %s orders", s.Symbol, o.Type)
-	}
-	if !o.STPMode.Valid() {
-		return ruleErr(RuleSTPMode, CodeParameterError, "stpMode %q", o.STPMode)
-	}
-	if o.Quantity.IsNegative() || o.Price.IsNegative() || o.QuoteOrderQty.IsNegative() {
-		return ruleErr(RuleParameters, CodeParameterError, "negative quantity, price or quoteOrderQty")
 	}
 	if o.Type == TypeMarket {
 		return s.checkMarket(o, last)
@@ -148,13 +140,8 @@ func (s *SymbolInfo) CheckOrder(o NewOrder, last decimal.Decimal) error {
 	return s.checkLimit(o, last)
 }
 
+// checkLimit applies the symbol's rules to a valid priced order.
 func (s *SymbolInfo) checkLimit(o NewOrder, last decimal.Decimal) error {
-	if !o.Price.IsPositive() || !o.Quantity.IsPositive() {
-		return ruleErr(RuleParameters, CodeParameterNull, "%s order needs a positive price and quantity", o.Type)
-	}
-	if o.QuoteOrderQty.IsPositive() {
-		return ruleErr(RuleParameters, CodeParameterError, "quoteOrderQty is for MARKET orders only")
-	}
 	if tooPrecise(o.Price, s.PriceScale()) {
 		return ruleErr(RulePrecision, CodeParameterError, "price %s has more than %d decimals", o.Price, s.PriceScale())
 	}
@@ -185,17 +172,10 @@ func (s *SymbolInfo) checkLimit(o NewOrder, last decimal.Decimal) error {
 	return nil
 }
 
+// checkMarket applies the symbol's rules to a valid MARKET order: sized by
+// quantity or, for a BUY, by quoteOrderQty.
 func (s *SymbolInfo) checkMarket(o NewOrder, last decimal.Decimal) error {
-	byQty, byQuote := o.Quantity.IsPositive(), o.QuoteOrderQty.IsPositive()
-	switch {
-	case byQty == byQuote:
-		return ruleErr(RuleParameters, CodeParameterNull, "MARKET order needs exactly one of quantity and quoteOrderQty")
-	case byQuote && o.Side == SideSell:
-		return ruleErr(RuleParameters, CodeParameterError, "quoteOrderQty is for MARKET BUY orders only")
-	case o.Price.IsPositive():
-		return ruleErr(RuleParameters, CodeParameterError, "MARKET order must not carry a price")
-	}
-	if byQty {
+	if o.Quantity.IsPositive() {
 		if tooPrecise(o.Quantity, s.QtyScale()) {
 			return ruleErr(RulePrecision, CodeParameterError, "quantity %s has more than %d decimals", o.Quantity, s.QtyScale())
 		}

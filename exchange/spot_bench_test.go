@@ -23,7 +23,7 @@ func BenchmarkNewOrderRequest(b *testing.B) {
 	ep := endpoint(EpNewOrder)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := validateOrder(EpNewOrder, "", &o); err != nil {
+		if err := o.Validate(); err != nil {
 			b.Fatal(err)
 		}
 		q := query{buf: make([]byte, 0, 256)}

@@ -10,63 +10,16 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// maxClientOrderID is the longest client order id sent.
-const maxClientOrderID = 32
-
-// validateOrder checks an order before it is sent; field names the order in
-// errors (e.g. "batchOrders[3].price").
-func validateOrder(ep EndpointID, prefix string, o *NewOrder) error {
-	f := func(name string) string { return prefix + name }
-	switch {
-	case o.Symbol == "":
-		return invalid(ep, f("symbol"), "required")
-	case !o.Side.Valid():
-		return invalid(ep, f("side"), "%q is not BUY or SELL", o.Side)
-	case !o.Type.Valid():
-		return invalid(ep, f("type"), "%q is not LIMIT, MARKET, LIMIT_MAKER, IMMEDIATE_OR_CANCEL or FILL_OR_KILL", o.Type)
-	case o.Quantity.IsNegative():
-		return invalid(ep, f("quantity"), "%s is negative", o.Quantity)
-	case o.Price.IsNegative():
-		return invalid(ep, f("price"), "%s is negative", o.Price)
-	case o.QuoteOrderQty.IsNegative():
-		return invalid(ep, f("quoteOrderQty"), "%s is negative", o.QuoteOrderQty)
-	case !o.STPMode.Valid():
-		return invalid(ep, f("stpMode"), "%q is not one of \"\", cancel_maker, cancel_taker, cancel_both", o.STPMode)
+// refusedOn returns a request-shape refusal (a *RuleError from Validate or
+// ValidateBatch) as made on endpoint ep, so it equals what the server would
+// answer there: same status, code and message, and the endpoint's name.
+func refusedOn(ep EndpointID, err error) error {
+	if re, ok := err.(*RuleError); ok && re.Endpoint != ep.String() {
+		c := *re
+		c.Endpoint = ep.String()
+		return &c
 	}
-	if o.Type == TypeMarket {
-		byQty, byQuote := o.Quantity.IsPositive(), o.QuoteOrderQty.IsPositive()
-		switch {
-		case byQty == byQuote:
-			return invalid(ep, f("quantity"), "a MARKET order needs exactly one of quantity and quoteOrderQty")
-		case byQuote && o.Side == SideSell:
-			return invalid(ep, f("quoteOrderQty"), "is for MARKET BUY orders only; a SELL uses quantity")
-		case o.Price.IsPositive():
-			return invalid(ep, f("price"), "a MARKET order takes no price")
-		}
-	} else {
-		switch {
-		case !o.Price.IsPositive():
-			return invalid(ep, f("price"), "a %s order needs a positive price", o.Type)
-		case !o.Quantity.IsPositive():
-			return invalid(ep, f("quantity"), "a %s order needs a positive quantity", o.Type)
-		case !o.QuoteOrderQty.IsZero():
-			return invalid(ep, f("quoteOrderQty"), "is for MARKET orders only")
-		}
-	}
-	return validClientID(ep, f("newClientOrderId"), o.NewClientOrderID)
-}
-
-func validClientID(ep EndpointID, field, id string) error {
-	if len(id) > maxClientOrderID {
-		return invalid(ep, field, "%d characters, at most %d", len(id), maxClientOrderID)
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return invalid(ep, field, "%q may hold only letters, digits, '-' and '_'", id)
-		}
-	}
-	return nil
+	return err
 }
 
 // orderQuery writes an order's parameters in the spec's order.
@@ -84,8 +37,8 @@ func orderQuery(q *query, o *NewOrder) {
 // TestOrder validates an order on the exchange without sending it to
 // matching.
 func (s *SpotService) TestOrder(ctx context.Context, o NewOrder) error {
-	if err := validateOrder(EpTestOrder, "", &o); err != nil {
-		return err
+	if err := o.Validate(); err != nil {
+		return refusedOn(EpTestOrder, err)
 	}
 	q := query{buf: make([]byte, 0, 256)}
 	orderQuery(&q, &o)
@@ -96,7 +49,7 @@ func (s *SpotService) TestOrder(ctx context.Context, o NewOrder) error {
 // order for its state. An *UnknownOutcomeError means the order may exist:
 // look it up by its client order id rather than sending it again.
 func (s *SpotService) NewOrder(ctx context.Context, o NewOrder) (OrderAck, error) {
-	if err := validateOrder(EpNewOrder, "", &o); err != nil {
+	if err := o.Validate(); err != nil {
 		return OrderAck{}, err
 	}
 	q := query{buf: make([]byte, 0, 256)}
@@ -128,21 +81,16 @@ func decText(d decimal.Decimal) string {
 	return d.String()
 }
 
-// BatchOrders places 1 to 20 orders of one symbol in one request. The
-// result has one item per order, in order; refused items carry a code.
+// BatchOrders places 1 to MaxBatchOrders orders of one symbol in one
+// request; a batch ValidateBatch refuses is not sent. The result has one
+// item per order, in order; refused items carry a code.
 func (s *SpotService) BatchOrders(ctx context.Context, orders []NewOrder) ([]BatchResult, error) {
-	if len(orders) == 0 || len(orders) > 20 {
-		return nil, invalid(EpBatchOrders, "batchOrders", "%d orders; a batch holds 1 to 20", len(orders))
+	if err := ValidateBatch(orders); err != nil {
+		return nil, err
 	}
 	items := make([]batchItem, len(orders))
 	for i := range orders {
 		o := &orders[i]
-		if err := validateOrder(EpBatchOrders, fmt.Sprintf("batchOrders[%d].", i), o); err != nil {
-			return nil, err
-		}
-		if o.Symbol != orders[0].Symbol {
-			return nil, invalid(EpBatchOrders, fmt.Sprintf("batchOrders[%d].symbol", i), "%s differs from %s: a batch holds one symbol", o.Symbol, orders[0].Symbol)
-		}
 		items[i] = batchItem{Symbol: o.Symbol, Side: o.Side, Type: string(o.Type), Quantity: decText(o.Quantity),
 			QuoteOrderQty: decText(o.QuoteOrderQty), Price: decText(o.Price), NewClientOrderID: o.NewClientOrderID, STPMode: string(o.STPMode)}
 	}
@@ -218,8 +166,8 @@ func (s *SpotService) CancelOrder(ctx context.Context, r CancelOrderRequest) (Or
 	if err := orderRef(EpCancelOrder, &q, r.Symbol, r.OrderID, r.OrigClientOrderID); err != nil {
 		return Order{}, err
 	}
-	if err := validClientID(EpCancelOrder, "newClientOrderId", r.NewClientOrderID); err != nil {
-		return Order{}, err
+	if !ValidClientOrderID(r.NewClientOrderID) {
+		return Order{}, invalid(EpCancelOrder, "newClientOrderId", "%q is not at most %d letters, digits, '-' and '_'", r.NewClientOrderID, MaxClientOrderIDLen)
 	}
 	q.str("newClientOrderId", r.NewClientOrderID)
 	var o Order

@@ -280,7 +280,10 @@ func TestSTPGroups(t *testing.T) {
 	}
 }
 
-func TestSpotValidation(t *testing.T) {
+// TestSpotOrderRefusals shows the request-shape rules refusing an order
+// before any request is sent, each with the exact *RuleError the simulated
+// server answers on the wire (simserver's TestOrderRefusalsOnTheWire).
+func TestSpotOrderRefusals(t *testing.T) {
 	t.Parallel()
 	c, mux := setup(t)
 	noCall(t, mux)
@@ -296,31 +299,81 @@ func TestSpotValidation(t *testing.T) {
 	for i := range many {
 		many[i] = limitOrder()
 	}
-	mixed := []NewOrder{limitOrder(), limitOrder(), limitOrder(), limitOrder()}
-	mixed[3].Price = decimal.Zero
+	badItem := []NewOrder{limitOrder(), limitOrder(), limitOrder(), limitOrder()}
+	badItem[3].Price = decimal.Zero
+	mixed := []NewOrder{limitOrder(), limitOrder()}
+	mixed[1].Symbol = "ETHUSDT"
+	batch := func(orders []NewOrder) error { _, err := c.Spot.BatchOrders(ctx, orders); return err }
+	tests := []struct {
+		name, endpoint, rule string
+		err                  error
+		code                 int
+		msg                  string
+	}{
+		{"empty symbol", "newOrder", RuleParameters, order(func(o *NewOrder) { o.Symbol = "" }), CodeParameterNull, "parameter symbol cannot be null"},
+		{"no side", "newOrder", RuleParameters, order(func(o *NewOrder) { o.Side = "" }), CodeParameterNull, "parameter side cannot be null"},
+		{"bad side", "newOrder", RuleParameters, order(func(o *NewOrder) { o.Side = "HOLD" }), CodeParameterError, `parameter side: "HOLD" is not BUY or SELL`},
+		{"no type", "newOrder", RuleParameters, order(func(o *NewOrder) { o.Type = "" }), CodeParameterNull, "parameter type cannot be null"},
+		{"bad type", "newOrder", RuleParameters, order(func(o *NewOrder) { o.Type = "STOP" }), CodeParameterError,
+			`parameter type: "STOP" is not LIMIT, MARKET, LIMIT_MAKER, IMMEDIATE_OR_CANCEL or FILL_OR_KILL`},
+		{"long bad type is cut", "newOrder", RuleParameters, order(func(o *NewOrder) { o.Type = OrderType(strings.Repeat("é", 30)) }), CodeParameterError,
+			`parameter type: "` + strings.Repeat("é", 20) + `"... is not LIMIT, MARKET, LIMIT_MAKER, IMMEDIATE_OR_CANCEL or FILL_OR_KILL`},
+		{"negative quantity", "newOrder", RuleParameters, order(func(o *NewOrder) { o.Quantity = d("-1") }), CodeParameterError, "parameter quantity: is negative"},
+		{"negative price", "newOrder", RuleParameters, order(func(o *NewOrder) { o.Price = d("-1") }), CodeParameterError, "parameter price: is negative"},
+		{"limit without price", "newOrder", RuleParameters, order(func(o *NewOrder) { o.Price = decimal.Zero }), CodeParameterNull,
+			"parameter price: a LIMIT order needs a positive price"},
+		{"IOC without quantity", "newOrder", RuleParameters, order(func(o *NewOrder) { o.Type, o.Quantity = TypeImmediateOrCancel, decimal.Zero }), CodeParameterNull,
+			"parameter quantity: a IMMEDIATE_OR_CANCEL order needs a positive quantity"},
+		{"limit with quote qty", "newOrder", RuleParameters, order(func(o *NewOrder) { o.QuoteOrderQty = d("5") }), CodeParameterError,
+			"parameter quoteOrderQty: is for MARKET orders only"},
+		{"market with both", "newOrder", RuleParameters, order(func(o *NewOrder) { o.Type, o.Price, o.QuoteOrderQty = TypeMarket, decimal.Zero, d("5") }),
+			CodeParameterNull, "parameter quantity: a MARKET order needs exactly one of quantity and quoteOrderQty"},
+		{"market sell by quote", "newOrder", RuleParameters, order(func(o *NewOrder) {
+			o.Type, o.Side, o.Price, o.Quantity, o.QuoteOrderQty = TypeMarket, SideSell, decimal.Zero, decimal.Zero, d("5")
+		}), CodeParameterError, "parameter quoteOrderQty: is for MARKET BUY orders only; a SELL uses quantity"},
+		{"market with price", "newOrder", RuleParameters, order(func(o *NewOrder) { o.Type = TypeMarket }), CodeParameterError,
+			"parameter price: a MARKET order takes no price"},
+		{"stp mode", "newOrder", RuleSTPMode, order(func(o *NewOrder) { o.STPMode = "cancel_all" }), CodeParameterError,
+			`parameter stpMode: "cancel_all" is not cancel_maker, cancel_taker or cancel_both`},
+		{"client id chars", "newOrder", RuleClientOrderID, order(func(o *NewOrder) { o.NewClientOrderID = "bad id!" }), CodeParameterError,
+			`parameter newClientOrderId: "bad id!" may hold only letters, digits, '-' and '_'`},
+		{"client id length", "newOrder", RuleClientOrderID, order(func(o *NewOrder) { o.NewClientOrderID = strings.Repeat("a", 33) }), CodeParameterError,
+			"parameter newClientOrderId: 33 characters, at most 32"},
+		{"test order", "testOrder", RuleClientOrderID, func() error {
+			o := limitOrder()
+			o.NewClientOrderID = "a.b"
+			return c.Spot.TestOrder(ctx, o)
+		}(), CodeParameterError, `parameter newClientOrderId: "a.b" may hold only letters, digits, '-' and '_'`},
+		{"batch size", "batchOrders", RuleBatch, batch(many), CodeParameterError, "parameter batchOrders: 21 orders; a batch holds 1 to 20"},
+		{"batch empty", "batchOrders", RuleBatch, batch(nil), CodeParameterError, "parameter batchOrders: 0 orders; a batch holds 1 to 20"},
+		{"batch item", "batchOrders", RuleParameters, batch(badItem), CodeParameterNull, "parameter batchOrders[3].price: a LIMIT order needs a positive price"},
+		{"batch of two symbols", "batchOrders", RuleBatch, batch(mixed), CodeParameterError,
+			`parameter batchOrders[1].symbol: "ETHUSDT" differs from "BTCUSDT": a batch holds one symbol`},
+	}
+	for _, tt := range tests {
+		want := RuleError{Rule: tt.rule, APIError: APIError{Endpoint: tt.endpoint, Status: 400, Code: tt.code, Msg: tt.msg}}
+		var re *RuleError
+		if !errors.As(tt.err, &re) || *re != want {
+			t.Errorf("%s: %#v, want %#v", tt.name, tt.err, want)
+		}
+	}
+}
+
+func TestSpotValidation(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t)
+	noCall(t, mux)
+	ctx := t.Context()
 	tests := []struct {
 		name  string
 		err   error
 		field string
 	}{
-		{"empty symbol", order(func(o *NewOrder) { o.Symbol = "" }), "symbol"},
-		{"bad side", order(func(o *NewOrder) { o.Side = "HOLD" }), "side"},
-		{"bad type", order(func(o *NewOrder) { o.Type = "STOP" }), "type"},
-		{"negative quantity", order(func(o *NewOrder) { o.Quantity = d("-1") }), "quantity"},
-		{"limit without price", order(func(o *NewOrder) { o.Price = decimal.Zero }), "price"},
-		{"limit with quote qty", order(func(o *NewOrder) { o.QuoteOrderQty = d("5") }), "quoteOrderQty"},
-		{"market with both", order(func(o *NewOrder) { o.Type, o.Price, o.QuoteOrderQty = TypeMarket, decimal.Zero, d("5") }), "quantity"},
-		{"market sell by quote", order(func(o *NewOrder) {
-			o.Type, o.Side, o.Price, o.Quantity, o.QuoteOrderQty = TypeMarket, SideSell, decimal.Zero, decimal.Zero, d("5")
-		}), "quoteOrderQty"},
-		{"market with price", order(func(o *NewOrder) { o.Type = TypeMarket }), "price"},
-		{"stp mode", order(func(o *NewOrder) { o.STPMode = "cancel_all" }), "stpMode"},
-		{"client id chars", order(func(o *NewOrder) { o.NewClientOrderID = "a b" }), "newClientOrderId"},
-		{"client id length", order(func(o *NewOrder) { o.NewClientOrderID = strings.Repeat("a", 33) }), "newClientOrderId"},
-		{"batch size", func() error { _, err := c.Spot.BatchOrders(ctx, many); return err }(), "batchOrders"},
-		{"batch empty", func() error { _, err := c.Spot.BatchOrders(ctx, nil); return err }(), "batchOrders"},
-		{"batch item", func() error { _, err := c.Spot.BatchOrders(ctx, mixed); return err }(), "batchOrders[3].price"},
 		{"cancel without id", func() error { _, err := c.Spot.CancelOrder(ctx, CancelOrderRequest{Symbol: "BTCUSDT"}); return err }(), "orderId"},
+		{"cancel with a bad new client id", func() error {
+			_, err := c.Spot.CancelOrder(ctx, CancelOrderRequest{Symbol: "BTCUSDT", OrderID: "1", NewClientOrderID: "bad id!"})
+			return err
+		}(), "newClientOrderId"},
 		{"query without symbol", func() error { _, err := c.Spot.QueryOrder(ctx, QueryOrderRequest{OrderID: "1"}); return err }(), "symbol"},
 		{"all orders window", func() error {
 			_, err := c.Spot.AllOrders(ctx, AllOrdersRequest{Symbol: "BTCUSDT", Start: time.Unix(0, 0), End: time.Unix(8*86400, 0)})

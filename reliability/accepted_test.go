@@ -10,9 +10,11 @@ import (
 
 // TestQueryWinsOverBody sends unusual but valid requests: a parameter in
 // both the query and the body (the spec says the query's value is used)
-// and a client order id in non-ASCII UTF-8. Each places exactly the order
-// the query names, and nothing else changes.
+// and a client order id of the longest allowed length using every allowed
+// kind of character. Each places exactly the order the query names, and
+// nothing else changes.
 func TestQueryWinsOverBody(t *testing.T) {
+	const longID = "Aa0-Zz9_" + "Aa0-Zz9_" + "Aa0-Zz9_" + "Aa0-Zz9_"
 	t.Parallel()
 	r := newRig(t, simserver.Options{Limits: simserver.Limits{Off: true}})
 	uid := r.x.MasterUID()
@@ -31,8 +33,8 @@ func TestQueryWinsOverBody(t *testing.T) {
 		{"body fills what the query lacks", orderHead + "&quantity=0.001&newClientOrderId=q3&timestamp={ts}",
 			`{"price":"14000","quantity":"9"}`,
 			"q3 BTCUSDT BUY LIMIT 0.001@14000 NEW", `"symbol":"BTCUSDT","orderId":"3","orderListId":-1,"price":"14000","origQty":"0.001"`, "89"},
-		{"non-ASCII client id", orderHead + "&" + orderQP + "&newClientOrderId=%C3%A9t%C3%A9&timestamp={ts}", "",
-			"été BTCUSDT BUY LIMIT 0.001@15000 NEW", `"symbol":"BTCUSDT","orderId":"4","orderListId":-1,"price":"15000","origQty":"0.001"`, "104"},
+		{"client id of 32 characters of every allowed kind", orderHead + "&" + orderQP + "&newClientOrderId=" + longID + "&timestamp={ts}", "",
+			longID + " BTCUSDT BUY LIMIT 0.001@15000 NEW", `"symbol":"BTCUSDT","orderId":"4","orderListId":-1,"price":"15000","origQty":"0.001"`, "104"},
 		{"content type with a charset, in capitals", orderHead + "&" + orderQP + "&newClientOrderId=q5&timestamp={ts}", "",
 			"q5 BTCUSDT BUY LIMIT 0.001@15000 NEW", `"symbol":"BTCUSDT","orderId":"5","orderListId":-1,"price":"15000","origQty":"0.001"`, "119"},
 	}

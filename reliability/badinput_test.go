@@ -65,6 +65,8 @@ func badCases() []badCase {
 		order("unknown type", "type=LIMIT", "type=STOP_LOSS", 400, perr),
 		order("stpMode unknown", "timestamp=", "stpMode=never&timestamp=", 400, perr),
 		order("client id of 33 characters", "timestamp=", "newClientOrderId="+strings.Repeat("a", 33)+"&timestamp=", 400, perr),
+		order("client id with a space", "timestamp=", "newClientOrderId=bad%20id%21&timestamp=", 400, perr),
+		order("non-ASCII client id", "timestamp=", "newClientOrderId=%C3%A9t%C3%A9&timestamp=", 400, perr),
 
 		// Missing parameters.
 		order("no symbol", "symbol=BTCUSDT&", "", 400, pnull),

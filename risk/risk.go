@@ -165,17 +165,19 @@ func (g *Gate) Check(ctx context.Context, o exchange.NewOrder, v View) error {
 	if killed != "" {
 		return reject(RuleKillSwitch, 0, "trading stopped: %s", killed)
 	}
+	// The request-shape rules first, as the exchange applies them: a
+	// malformed order is refused with exchange's own error even when its
+	// symbol is unknown.
+	if err := o.Validate(); err != nil {
+		return exchangeRejection(err)
+	}
 	info, ok := v.Symbol(o.Symbol)
 	if !ok {
 		return reject(RuleUnknownSymbol, exchange.CodeInvalidSymbol, "unknown symbol %q", o.Symbol)
 	}
 	last := v.LastPrice(o.Symbol)
 	if err := info.CheckOrder(o, last); err != nil {
-		var re *exchange.RuleError
-		if errors.As(err, &re) {
-			return &Rejection{Rule: re.Rule, Code: re.Code, Reason: re.Msg, Err: err}
-		}
-		return &Rejection{Rule: exchange.RuleParameters, Reason: err.Error(), Err: err}
+		return exchangeRejection(err)
 	}
 	if o.STPMode != exchange.STPNone && !v.HasSTPGroup() {
 		return reject(RuleSTPGroup, 0, "stpMode %s set but the account has no STP group, so it would have no effect", o.STPMode)
@@ -188,6 +190,17 @@ func (g *Gate) Check(ctx context.Context, o exchange.NewOrder, v View) error {
 		return err
 	}
 	return g.checkBudget(ctx)
+}
+
+// exchangeRejection is the gate's refusal of an order the exchange's rules
+// refuse: the rule, code and message of the *exchange.RuleError, which it
+// wraps, so errors.As finds the same *exchange.APIError the exchange gives.
+func exchangeRejection(err error) *Rejection {
+	var re *exchange.RuleError
+	if errors.As(err, &re) {
+		return &Rejection{Rule: re.Rule, Code: re.Code, Reason: re.Msg, Err: err}
+	}
+	return &Rejection{Rule: exchange.RuleParameters, Reason: err.Error(), Err: err}
 }
 
 // orderValue is the quote value of o: price × quantity for priced orders,

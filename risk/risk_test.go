@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/exchange/exchangetest"
 )
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -222,5 +223,40 @@ func TestGateBudget(t *testing.T) {
 	}
 	if got := b.Waited(); got != time.Second {
 		t.Errorf("Waited = %s", got)
+	}
+}
+
+// TestGateRefusesMalformedOrdersAsTheExchange sends the conformance
+// suite's malformed orders through the gate: each is refused by the rule
+// exchange names, with the code and message every exchange.Trader gives
+// it, and the *exchange.APIError they carry is in the rejection's chain.
+func TestGateRefusesMalformedOrdersAsTheExchange(t *testing.T) {
+	t.Parallel()
+	g, err := New(Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range exchangetest.Refusals() {
+		if r.IsBatch {
+			continue
+		}
+		n++
+		err := g.Check(t.Context(), r.Order, newView())
+		var rej *Rejection
+		if !errors.As(err, &rej) || rej.Code != r.Code || rej.Reason != r.Msg {
+			t.Errorf("%s: %v, want code %d %q", r.Name, err, r.Code, r.Msg)
+			continue
+		}
+		var re *exchange.RuleError
+		if !errors.As(err, &re) || re.Rule != rej.Rule {
+			t.Errorf("%s: rule %q, want the exchange's rule in the chain (%v)", r.Name, rej.Rule, err)
+		}
+		if err := exchangetest.WantRefusal(err, r); err != nil {
+			t.Error(err)
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d single-order refusals", n)
 	}
 }

@@ -1,6 +1,9 @@
 package exchangetest
 
 import (
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/spotbot/spotbot/exchange"
@@ -264,4 +267,154 @@ func dust(t *testing.T, newH NewHarness) {
 		t.Errorf("conversion %+v", res)
 	}
 	e.wantBalances(a, "XYZ 0/0 TOK 0.98/0 BTC 1/0", "XYZ", "TOK", "BTC")
+}
+
+// Refusal is a malformed order, or batch, and the exact refusal every
+// exchange.Trader gives it: HTTP status 400 with this code and message, from
+// exchange.NewOrder.Validate or exchange.ValidateBatch. The simulated
+// server answers the same on the wire, and the risk gate refuses the single
+// orders with the same error.
+type Refusal struct {
+	Name    string
+	Order   exchange.NewOrder   // the order, unless IsBatch
+	IsBatch bool                // Batch is the request
+	Batch   []exchange.NewOrder // the batch (may be empty)
+	Code    int
+	Msg     string
+}
+
+// Refusals returns the request-shape refusals of the suite, on the suite's
+// symbols.
+func Refusals() []Refusal {
+	ok := limit(exchange.SideBuy, "0.01", "19000")
+	with := func(mut func(*exchange.NewOrder)) exchange.NewOrder {
+		o := ok
+		mut(&o)
+		return o
+	}
+	batch := func(n int, mut func(i int, o *exchange.NewOrder)) []exchange.NewOrder {
+		b := make([]exchange.NewOrder, n)
+		for i := range b {
+			b[i] = ok
+			if mut != nil {
+				mut(i, &b[i])
+			}
+		}
+		return b
+	}
+	const (
+		perr  = exchange.CodeParameterError
+		pnull = exchange.CodeParameterNull
+	)
+	long := strings.Repeat("a", exchange.MaxClientOrderIDLen+1)
+	return []Refusal{
+		{Name: "client id with a space and a bang", Order: with(func(o *exchange.NewOrder) { o.NewClientOrderID = "bad id!" }),
+			Code: perr, Msg: `parameter newClientOrderId: "bad id!" may hold only letters, digits, '-' and '_'`},
+		{Name: "client id of 33 characters", Order: with(func(o *exchange.NewOrder) { o.NewClientOrderID = long }),
+			Code: perr, Msg: "parameter newClientOrderId: 33 characters, at most 32"},
+		{Name: "non-ASCII client id", Order: with(func(o *exchange.NewOrder) { o.NewClientOrderID = "été" }),
+			Code: perr, Msg: `parameter newClientOrderId: "été" may hold only letters, digits, '-' and '_'`},
+		{Name: "malformed order of an unknown symbol", Order: with(func(o *exchange.NewOrder) { o.Symbol, o.NewClientOrderID = "NOPEUSDT", "a.b" }),
+			Code: perr, Msg: `parameter newClientOrderId: "a.b" may hold only letters, digits, '-' and '_'`},
+		{Name: "no symbol", Order: with(func(o *exchange.NewOrder) { o.Symbol = "" }), Code: pnull, Msg: "parameter symbol cannot be null"},
+		{Name: "no side", Order: with(func(o *exchange.NewOrder) { o.Side = "" }), Code: pnull, Msg: "parameter side cannot be null"},
+		{Name: "side in lower case", Order: with(func(o *exchange.NewOrder) { o.Side = "buy" }), Code: perr, Msg: `parameter side: "buy" is not BUY or SELL`},
+		{Name: "no type", Order: with(func(o *exchange.NewOrder) { o.Type = "" }), Code: pnull, Msg: "parameter type cannot be null"},
+		{Name: "unknown type", Order: with(func(o *exchange.NewOrder) { o.Type = "STOP_LOSS" }), Code: perr,
+			Msg: `parameter type: "STOP_LOSS" is not LIMIT, MARKET, LIMIT_MAKER, IMMEDIATE_OR_CANCEL or FILL_OR_KILL`},
+		{Name: "negative quantity", Order: with(func(o *exchange.NewOrder) { o.Quantity = d("-0.01") }), Code: perr, Msg: "parameter quantity: is negative"},
+		{Name: "negative price", Order: with(func(o *exchange.NewOrder) { o.Price = d("-1") }), Code: perr, Msg: "parameter price: is negative"},
+		{Name: "LIMIT without a price", Order: with(func(o *exchange.NewOrder) { o.Price = d("0") }), Code: pnull,
+			Msg: "parameter price: a LIMIT order needs a positive price"},
+		{Name: "LIMIT_MAKER without a quantity", Order: with(func(o *exchange.NewOrder) { o.Type, o.Quantity = exchange.TypeLimitMaker, d("0") }), Code: pnull,
+			Msg: "parameter quantity: a LIMIT_MAKER order needs a positive quantity"},
+		{Name: "LIMIT with quoteOrderQty", Order: with(func(o *exchange.NewOrder) { o.QuoteOrderQty = d("100") }), Code: perr,
+			Msg: "parameter quoteOrderQty: is for MARKET orders only"},
+		{Name: "MARKET with quantity and quoteOrderQty", Order: exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeMarket,
+			Quantity: d("0.01"), QuoteOrderQty: d("100")}, Code: pnull, Msg: "parameter quantity: a MARKET order needs exactly one of quantity and quoteOrderQty"},
+		{Name: "MARKET with neither size", Order: exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeMarket},
+			Code: pnull, Msg: "parameter quantity: a MARKET order needs exactly one of quantity and quoteOrderQty"},
+		{Name: "MARKET SELL by quoteOrderQty", Order: exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideSell, Type: exchange.TypeMarket,
+			QuoteOrderQty: d("100")}, Code: perr, Msg: "parameter quoteOrderQty: is for MARKET BUY orders only; a SELL uses quantity"},
+		{Name: "MARKET with a price", Order: exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideSell, Type: exchange.TypeMarket,
+			Quantity: d("0.01"), Price: d("19000")}, Code: perr, Msg: "parameter price: a MARKET order takes no price"},
+		{Name: "unknown stpMode", Order: with(func(o *exchange.NewOrder) { o.STPMode = "cancel_all" }), Code: perr,
+			Msg: `parameter stpMode: "cancel_all" is not cancel_maker, cancel_taker or cancel_both`},
+		{Name: "batch of 21", IsBatch: true, Batch: batch(exchange.MaxBatchOrders+1, nil), Code: perr,
+			Msg: "parameter batchOrders: 21 orders; a batch holds 1 to 20"},
+		{Name: "empty batch", IsBatch: true, Batch: []exchange.NewOrder{}, Code: perr, Msg: "parameter batchOrders: 0 orders; a batch holds 1 to 20"},
+		{Name: "batch of two symbols", IsBatch: true, Batch: batch(3, func(i int, o *exchange.NewOrder) {
+			if i == 1 {
+				o.Symbol, o.Quantity, o.Price = "XYZUSDT", d("20"), d("0.4")
+			}
+		}), Code: perr, Msg: `parameter batchOrders[1].symbol: "XYZUSDT" differs from "BTCUSDT": a batch holds one symbol`},
+		{Name: "batch item without a price", IsBatch: true, Batch: batch(3, func(i int, o *exchange.NewOrder) {
+			if i == 2 {
+				o.Price = d("0")
+			}
+		}), Code: pnull, Msg: "parameter batchOrders[2].price: a LIMIT order needs a positive price"},
+		{Name: "batch item with a bad client id", IsBatch: true, Batch: batch(2, func(i int, o *exchange.NewOrder) {
+			o.NewClientOrderID = []string{"good-1", "bad id!"}[i]
+		}), Code: perr, Msg: `parameter batchOrders[1].newClientOrderId: "bad id!" may hold only letters, digits, '-' and '_'`},
+	}
+}
+
+// WantRefusal reports how err differs from the refusal r: nil when err is,
+// or wraps, an *exchange.APIError of status 400 with r's code and message.
+func WantRefusal(err error, r Refusal) error {
+	var a *exchange.APIError
+	switch {
+	case err == nil:
+		return fmt.Errorf("%s: accepted, want code %d %q", r.Name, r.Code, r.Msg)
+	case !errors.As(err, &a):
+		return fmt.Errorf("%s: %v, want an *exchange.APIError", r.Name, err)
+	case a.Status != 400 || a.Code != r.Code || a.Msg != r.Msg:
+		return fmt.Errorf("%s: HTTP %d code %d %q, want HTTP 400 code %d %q", r.Name, a.Status, a.Code, a.Msg, r.Code, r.Msg)
+	}
+	return nil
+}
+
+// refusals sends every Refusal (a single order both placed and tested) and
+// expects the exact refusal, nothing booked and nothing locked; then shows
+// the client order id rule's edges accepted: an empty id (the exchange
+// assigns a valid one) and one of 32 characters of every allowed kind.
+func refusals(t *testing.T, newH NewHarness) {
+	e := setup(t, newH)
+	a := e.h.Trader
+	for _, r := range Refusals() {
+		var errs []error
+		if r.IsBatch {
+			_, err := a.PlaceBatch(e.ctx, r.Batch)
+			errs = append(errs, err)
+		} else {
+			_, err := a.PlaceOrder(e.ctx, r.Order)
+			errs = append(errs, err, a.TestOrder(e.ctx, r.Order))
+		}
+		for _, err := range errs {
+			if err := WantRefusal(err, r); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	open, err := a.OpenOrders(e.ctx, "")
+	if err != nil || len(open) != 0 {
+		t.Errorf("open orders after refusals: %+v %v", open, err)
+	}
+	e.wantBalances(a, "USDT 10000/0 BTC 1/0", "USDT", "BTC")
+
+	// The acknowledgement carries no client order id on the wire (spec
+	// 4.3): the order's query does.
+	assigned := e.query(a, e.place(a, limit(exchange.SideBuy, "0.01", "19000")).OrderID)
+	if assigned.ClientOrderID == "" || !exchange.ValidClientOrderID(assigned.ClientOrderID) {
+		t.Errorf("assigned client order id %q", assigned.ClientOrderID)
+	}
+	const longest = "Aa0-Zz9_Aa0-Zz9_Aa0-Zz9_Aa0-Zz9_"
+	o := limit(exchange.SideBuy, "0.01", "19000")
+	o.NewClientOrderID = longest
+	ack := e.place(a, o)
+	got, err := a.QueryOrder(e.ctx, exchange.QueryOrderRequest{Symbol: "BTCUSDT", OrigClientOrderID: longest})
+	if err != nil || got.ClientOrderID != longest || got.OrderID != ack.OrderID {
+		t.Errorf("query by the longest client order id: %+v %v", got, err)
+	}
+	e.wantBalances(a, "USDT 9620/380", "USDT")
 }

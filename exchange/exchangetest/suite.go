@@ -174,5 +174,6 @@ func Run(t *testing.T, newH NewHarness) {
 	t.Run("SelfTradePrevention", func(t *testing.T) { selfTrade(t, newH) })
 	t.Run("TokenFees", func(t *testing.T) { tokenFees(t, newH) })
 	t.Run("Rejections", func(t *testing.T) { rejections(t, newH) })
+	t.Run("RequestShapeRefusals", func(t *testing.T) { refusals(t, newH) })
 	t.Run("Dust", func(t *testing.T) { dust(t, newH) })
 }

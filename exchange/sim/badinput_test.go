@@ -103,7 +103,9 @@ func TestBadInputChangesNoState(t *testing.T) {
 			return p.TestOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit, Quantity: dec("1"), Price: dec("19500")})
 		}, exchange.CodeInsufficientPosition},
 		{"batch of another symbol", func() error {
-			_, err := p.PlaceBatch(ctx, []exchange.NewOrder{{Symbol: "BTCUSDT"}, {Symbol: "XYZUSDT"}})
+			_, err := p.PlaceBatch(ctx, []exchange.NewOrder{
+				{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit, Quantity: dec("0.1"), Price: dec("19500")},
+				{Symbol: "XYZUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit, Quantity: dec("20"), Price: dec("0.4")}})
 			return err
 		}, exchange.CodeParameterError},
 		{"cancel of a final order", func() error {

@@ -58,8 +58,13 @@ func (x *Exchange) slipped(p decimal.Decimal, s exchange.Side, info *exchange.Sy
 }
 
 // place validates and books a new order, matching what it can. With test
-// set it only validates.
+// set it only validates. The request-shape rules come first, so a
+// malformed order is refused as the client and the server refuse it, even
+// for an unknown symbol.
 func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, error) {
+	if err := no.Validate(); err != nil {
+		return nil, err
+	}
 	m, err := x.market(no.Symbol)
 	if err != nil {
 		return nil, err

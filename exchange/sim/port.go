@@ -105,21 +105,17 @@ func (p *Port) TestOrder(ctx context.Context, o exchange.NewOrder) error {
 	return err
 }
 
-// PlaceBatch implements exchange.Trader: up to 20 orders of one symbol,
-// each placed or refused on its own.
+// PlaceBatch implements exchange.Trader: a batch exchange.ValidateBatch
+// refuses is refused whole; else each order is placed or refused on its
+// own.
 func (p *Port) PlaceBatch(ctx context.Context, orders []exchange.NewOrder) ([]exchange.BatchResult, error) {
 	a, err := p.enter(exchange.EpBatchOrders)
 	if err != nil {
 		return nil, err
 	}
 	defer p.leave()
-	if len(orders) == 0 || len(orders) > 20 {
-		return nil, apiErr(exchange.CodeParameterError, "a batch holds 1 to 20 orders, got %d", len(orders))
-	}
-	for _, o := range orders[1:] {
-		if o.Symbol != orders[0].Symbol {
-			return nil, apiErr(exchange.CodeParameterError, "a batch holds orders of one symbol")
-		}
+	if err := exchange.ValidateBatch(orders); err != nil {
+		return nil, err
 	}
 	out := make([]exchange.BatchResult, len(orders))
 	for i, o := range orders {

@@ -271,17 +271,21 @@ func (p *params) millis(k string) (time.Time, *apiError) {
 
 // dec parses an optional decimal: plain decimal text only (no exponent, no
 // NaN or infinity).
-func (p *params) dec(k string) (decimal.Decimal, *apiError) {
+func (p *params) dec(k string) (decimal.Decimal, *apiError) { return p.decNamed(k, k) }
+
+// decNamed is dec naming the parameter name in a refusal (a batch item's
+// "batchOrders[2].price").
+func (p *params) decNamed(k, name string) (decimal.Decimal, *apiError) {
 	v, ok := p.vals[k]
 	if !ok || v == "" {
 		return decimal.Decimal{}, nil
 	}
 	if !plainDecimal(v) {
-		return decimal.Decimal{}, badParam(exchange.CodeParameterError, "parameter %s: %q is not a decimal number", k, v)
+		return decimal.Decimal{}, badParam(exchange.CodeParameterError, "parameter %s: %q is not a decimal number", name, v)
 	}
 	d, err := decimal.NewFromString(v)
 	if err != nil {
-		return decimal.Decimal{}, badParam(exchange.CodeParameterError, "parameter %s: %q is not a decimal number", k, v)
+		return decimal.Decimal{}, badParam(exchange.CodeParameterError, "parameter %s: %q is not a decimal number", name, v)
 	}
 	return d, nil
 }

@@ -96,52 +96,48 @@ func (s *Server) selfSymbols(r *request) (any, *apiError) {
 	}{0, syms, nil}, nil
 }
 
-// parseOrder reads an order's parameters with the spec's codes: 44444 for a
-// missing symbol, side or type, 33333 for a malformed value. The symbol's
-// rules (amounts, precision, prices) are the simulator's to check.
-func parseOrder(p *params) (exchange.NewOrder, *apiError) {
+// parseOrder reads an order's parameters into an exchange.NewOrder and
+// applies exchange's request-shape rules (NewOrder.Validate), so a
+// malformed order gets the code and message the client and the simulator
+// give it. Only what a NewOrder cannot hold is the wire's own refusal: a
+// number that is not a plain decimal (33333). item is the order's index in
+// a batch, -1 for a single order; a batch's rules are the caller's.
+func parseOrder(p *params, item int) (exchange.NewOrder, *apiError) {
 	var o exchange.NewOrder
+	o.Symbol = p.str("symbol")
+	o.Side = exchange.Side(p.str("side"))
+	o.Type = exchange.OrderType(p.str("type"))
+	if o.Type == "LIMIT_ORDER" { // the reference's batch sample (facts file)
+		o.Type = exchange.TypeLimit
+	}
+	name := func(k string) string {
+		if item < 0 {
+			return k
+		}
+		return "batchOrders[" + strconv.Itoa(item) + "]." + k
+	}
 	var err *apiError
-	if o.Symbol, err = p.required("symbol"); err != nil {
+	if o.Quantity, err = p.decNamed("quantity", name("quantity")); err != nil {
 		return o, err
 	}
-	side, err := p.required("side")
-	if err != nil {
+	if o.QuoteOrderQty, err = p.decNamed("quoteOrderQty", name("quoteOrderQty")); err != nil {
 		return o, err
 	}
-	if o.Side = exchange.Side(side); !o.Side.Valid() {
-		return o, badParam(exchange.CodeParameterError, "parameter side: %q is not BUY or SELL", side)
-	}
-	typ, err := p.required("type")
-	if err != nil {
+	if o.Price, err = p.decNamed("price", name("price")); err != nil {
 		return o, err
 	}
-	if typ == "LIMIT_ORDER" { // the reference's batch sample (facts file)
-		typ = string(exchange.TypeLimit)
-	}
-	if o.Type = exchange.OrderType(typ); !o.Type.Valid() {
-		return o, badParam(exchange.CodeParameterError, "parameter type: %q is not an order type", typ)
-	}
-	if o.Quantity, err = p.dec("quantity"); err != nil {
-		return o, err
-	}
-	if o.QuoteOrderQty, err = p.dec("quoteOrderQty"); err != nil {
-		return o, err
-	}
-	if o.Price, err = p.dec("price"); err != nil {
-		return o, err
-	}
-	if o.NewClientOrderID = p.str("newClientOrderId"); len(o.NewClientOrderID) > 32 {
-		return o, badParam(exchange.CodeParameterError, "parameter newClientOrderId: longer than 32 characters")
-	}
-	if o.STPMode = exchange.STPMode(p.str("stpMode")); !o.STPMode.Valid() {
-		return o, badParam(exchange.CodeParameterError, "parameter stpMode: %q is not cancel_maker, cancel_taker or cancel_both", o.STPMode)
+	o.NewClientOrderID = p.str("newClientOrderId")
+	o.STPMode = exchange.STPMode(p.str("stpMode"))
+	if item < 0 {
+		if err := o.Validate(); err != nil {
+			return o, simErr(err)
+		}
 	}
 	return o, nil
 }
 
 func (s *Server) testOrder(r *request) (any, *apiError) {
-	o, perr := parseOrder(r.p)
+	o, perr := parseOrder(r.p, -1)
 	if perr != nil {
 		return nil, perr
 	}
@@ -152,7 +148,7 @@ func (s *Server) testOrder(r *request) (any, *apiError) {
 }
 
 func (s *Server) newOrder(r *request) (any, *apiError) {
-	o, perr := parseOrder(r.p)
+	o, perr := parseOrder(r.p, -1)
 	if perr != nil {
 		return nil, perr
 	}
@@ -163,12 +159,11 @@ func (s *Server) newOrder(r *request) (any, *apiError) {
 	return toAckWire(ack), nil
 }
 
-// maxBatch is the most orders one batch may carry.
-const maxBatch = 20
-
-// batchOrders places up to 20 orders of one symbol. The list arrives as
-// the JSON text of an array of objects; an item that cannot be parsed is
-// refused on its own, as an item the simulator refuses is.
+// batchOrders places 1 to exchange.MaxBatchOrders orders of one symbol.
+// The list arrives as the JSON text of an array of objects. A list that
+// breaks a batch rule (exchange.ValidateBatch) or holds an item that cannot
+// be read is refused whole, as the client and the simulator refuse it;
+// otherwise each item is placed or refused on its own by the simulator.
 func (s *Server) batchOrders(r *request) (any, *apiError) {
 	text, perr := r.p.required("batchOrders")
 	if perr != nil {
@@ -178,39 +173,34 @@ func (s *Server) batchOrders(r *request) (any, *apiError) {
 	if err := json.Unmarshal([]byte(text), &raws); err != nil {
 		return nil, badParam(exchange.CodeParameterError, "parameter batchOrders: not a JSON array: %v", err)
 	}
-	if len(raws) == 0 || len(raws) > maxBatch {
-		return nil, badParam(exchange.CodeParameterError, "parameter batchOrders: %d orders; a batch holds 1 to %d", len(raws), maxBatch)
+	if err := exchange.CheckBatchSize(len(raws)); err != nil {
+		return nil, simErr(err)
 	}
-	out := make([]batchItemWire, len(raws))
-	var orders []exchange.NewOrder
-	var at []int
+	orders := make([]exchange.NewOrder, len(raws))
 	for i, raw := range raws {
 		ip := &params{vals: map[string]string{}}
 		if perr := ip.fromJSON(bytes.TrimSpace(raw)); perr != nil {
-			out[i] = batchItemWire{Code: perr.code, Msg: "batchOrders[" + strconv.Itoa(i) + "]: " + perr.msg}
-			continue
+			return nil, badParam(perr.code, "parameter batchOrders[%d]: %s", i, perr.msg)
 		}
-		o, perr := parseOrder(ip)
-		if perr != nil {
-			out[i] = batchItemWire{NewClientOrderID: ip.str("newClientOrderId"), Code: perr.code, Msg: perr.msg}
-			continue
+		if orders[i], perr = parseOrder(ip, i); perr != nil {
+			return nil, perr
 		}
-		orders, at = append(orders, o), append(at, i)
 	}
-	if len(orders) > 0 {
-		res, err := s.port(r).PlaceBatch(context.Background(), orders)
-		if err != nil {
-			return nil, simErr(err)
+	if err := exchange.ValidateBatch(orders); err != nil {
+		return nil, simErr(err)
+	}
+	res, err := s.port(r).PlaceBatch(context.Background(), orders)
+	if err != nil {
+		return nil, simErr(err)
+	}
+	out := make([]batchItemWire, len(res))
+	for i, br := range res {
+		if br.Ack == nil {
+			out[i] = batchItemWire{NewClientOrderID: br.ClientOrderID, Code: br.Code, Msg: br.Msg}
+			continue
 		}
-		for k, br := range res {
-			i := at[k]
-			if br.Ack == nil {
-				out[i] = batchItemWire{NewClientOrderID: br.ClientOrderID, Code: br.Code, Msg: br.Msg}
-				continue
-			}
-			l := int64(-1)
-			out[i] = batchItemWire{Symbol: br.Ack.Symbol, OrderID: br.Ack.OrderID, OrderListID: &l, NewClientOrderID: br.Ack.ClientOrderID}
-		}
+		l := int64(-1)
+		out[i] = batchItemWire{Symbol: br.Ack.Symbol, OrderID: br.Ack.OrderID, OrderListID: &l, NewClientOrderID: br.Ack.ClientOrderID}
 	}
 	return out, nil
 }

@@ -2,8 +2,9 @@
 //
 // At start it lays limit orders on every level: buys below the last price,
 // sells above it (as far as the base balance allows), placed in batches of
-// up to 20. When a buy at one level fills it places a sell one level up;
-// when a sell fills it places a buy one level down. Levels that already
+// up to exchange.MaxBatchOrders (20). When a buy at one level fills it
+// places a sell one level up; when a sell fills it places a buy one level
+// down. Levels that already
 // hold an open order of the instance are left alone, so starting again over
 // a live ladder does not double it. Across a process restart, bot run
 // hands the runtime the instance's open orders from the store (and the
@@ -129,7 +130,7 @@ func (s *Strategy) Start(ctx strategy.Context) error {
 		orders = append(orders, s.order(side, p, qty))
 	}
 	for len(orders) > 0 {
-		n := min(len(orders), 20)
+		n := min(len(orders), exchange.MaxBatchOrders)
 		res, err := ctx.PlaceBatch(orders[:n])
 		if err != nil {
 			return err
