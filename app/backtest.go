@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,7 +14,7 @@ import (
 	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/configs"
-	"github.com/spotbot/spotbot/strategies"
+	"github.com/spotbot/spotbot/strategy"
 )
 
 // runFlags are the flags shared by run, sweep and walkforward: the config
@@ -55,7 +56,7 @@ type source struct {
 
 // load reads the configuration with the flags laid over it and builds the
 // backtest spec.
-func (f *runFlags) load() (*config.Config, backtest.Spec, source, error) {
+func (f *runFlags) load(reg *strategy.Registry) (*config.Config, backtest.Spec, source, error) {
 	over := map[string]any{}
 	for k, v := range map[string]string{"data.from": f.from, "data.to": f.to, "sim.fill": f.fill, "sim.market": f.market,
 		"sim.slippage_bps": f.slippage, "sim.slippage_ticks": f.ticks, "report.dir": f.out, "store.path": f.db} {
@@ -77,20 +78,20 @@ func (f *runFlags) load() (*config.Config, backtest.Spec, source, error) {
 	} else {
 		var err error
 		if text, err = os.ReadFile(f.config); err != nil {
-			return nil, backtest.Spec{}, source{}, fmt.Errorf("%w: %v", errUsage, err)
+			return nil, backtest.Spec{}, source{}, fmt.Errorf("%w: %v", ErrUsage, err)
 		}
 	}
 	src := source{YAML: string(text), Overrides: over}
-	c, s, err := src.load()
+	c, s, err := src.load(reg)
 	if err != nil {
-		return nil, backtest.Spec{}, src, fmt.Errorf("%w: %s: %v", errUsage, name, err)
+		return nil, backtest.Spec{}, src, fmt.Errorf("%w: %s: %v", ErrUsage, name, err)
 	}
 	return c, s, src, nil
 }
 
-// load builds the configuration and spec a source describes.
-func (src source) load() (*config.Config, backtest.Spec, error) {
-	reg := strategies.NewRegistry()
+// load builds the configuration and spec a source describes over the
+// strategies of reg.
+func (src source) load(reg *strategy.Registry) (*config.Config, backtest.Spec, error) {
 	c, err := config.Load([]byte(src.YAML), os.Environ(), src.Overrides, reg)
 	if err != nil {
 		return nil, backtest.Spec{}, err
@@ -102,77 +103,48 @@ func (src source) load() (*config.Config, backtest.Spec, error) {
 	return c, s, nil
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	root := newRoot(ctx, stdout, stderr)
-	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
-	if err != nil && !isRunError(err) {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	return err
-}
-
-// runError wraps failures of a run itself, as opposed to cobra's own
-// complaints about the command line.
-type runError struct{ err error }
-
-func (e runError) Error() string { return e.err.Error() }
-func (e runError) Unwrap() error { return e.err }
-
-func isRunError(err error) bool {
-	_, ok := err.(runError)
-	return ok
-}
-
-func wrap(err error) error {
-	if err == nil {
-		return nil
-	}
-	return runError{err}
-}
-
-func newRoot(ctx context.Context, stdout, stderr io.Writer) *cobra.Command {
+// newBacktest builds the backtest tree, its examples naming the program
+// prog ("backtest", or "mybot backtest" as a subcommand group).
+func newBacktest(prog string, d deps) *cobra.Command {
 	var rf runFlags
+	name := prog[strings.LastIndex(prog, " ")+1:]
 	root := &cobra.Command{
-		Use:   "backtest",
+		Use:   name,
 		Short: "Backtest spotbot strategies over historical klines",
-		Long: `backtest runs spotbot strategies over historical klines against the simulated
+		Long: name + ` runs spotbot strategies over historical klines against the simulated
 exchange, with the same risk gate, precision and fill model as paper trading.
 
-With no command it backtests the built-in smacross strategy on the embedded
-sample data, prints a summary and writes report.html.
+With no command it backtests the configuration of --config (by default the
+built-in smacross strategy on the embedded sample data), prints a summary and
+writes report.html.
 
 Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
-		Args:          cobra.NoArgs,
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return wrap(single(c.Context(), &rf, stdout, stderr))
+			return single(c.Context(), d.reg, &rf, c.OutOrStdout(), c.ErrOrStderr())
 		},
 	}
-	root.SetOut(stdout)
-	root.SetErr(stderr)
 	rf.register(root)
 
 	var runF runFlags
 	runCmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run one backtest from a configuration",
-		Example: `  backtest run --config configs/backtest.yaml
-  backtest run --config my.yaml --from 2021-01-01 --fill touch --out reports/`,
-		Args: cobra.NoArgs,
+		Example: "  " + prog + " run --config configs/backtest.yaml\n  " +
+			prog + " run --config my.yaml --from 2021-01-01 --fill touch --out reports/",
+		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return wrap(single(c.Context(), &runF, stdout, stderr))
+			return single(c.Context(), d.reg, &runF, c.OutOrStdout(), c.ErrOrStderr())
 		},
 	}
 	runF.register(runCmd)
-	root.AddCommand(runCmd, newSweep(stdout, stderr), newWalkForward(stdout, stderr), newReport(stdout, stderr))
+	root.AddCommand(runCmd, newSweep(prog, d), newWalkForward(prog, d), newReport(prog, d))
 	return root
 }
 
 // single runs one backtest, writes its reports and records it.
-func single(ctx context.Context, rf *runFlags, stdout, stderr io.Writer) error {
-	c, s, src, err := rf.load()
+func single(ctx context.Context, reg *strategy.Registry, rf *runFlags, stdout, stderr io.Writer) error {
+	c, s, src, err := rf.load(reg)
 	if err != nil {
 		return err
 	}
@@ -287,13 +259,7 @@ type progress struct {
 }
 
 func newProgress(w io.Writer, label string) *progress {
-	p := &progress{w: w, label: label, start: time.Now(), lastPct: -1}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.tty = true
-		}
-	}
-	return p
+	return &progress{w: w, label: label, tty: isTerminal(w), start: time.Now(), lastPct: -1}
 }
 
 func (p *progress) update(done, total int) {

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/store"
+	"github.com/spotbot/spotbot/strategy"
 )
 
 // recorder writes backtest runs into the store.
@@ -25,7 +26,7 @@ type recorder struct {
 
 func openRecorder(ctx context.Context, path string, src source) (*recorder, error) {
 	if path == "" {
-		return nil, fmt.Errorf("%w: store.path is empty; give --db or --no-store", errUsage)
+		return nil, fmt.Errorf("%w: store.path is empty; give --db or --no-store", ErrUsage)
 	}
 	b, err := json.Marshal(src)
 	if err != nil {
@@ -62,7 +63,7 @@ func instancesParams(c *config.Config) map[string]map[string]any {
 	return out
 }
 
-func newReport(stdout, stderr io.Writer) *cobra.Command {
+func newReport(prog string, d deps) *cobra.Command {
 	var db, out string
 	c := &cobra.Command{
 		Use:   "report [RUN]",
@@ -71,36 +72,35 @@ func newReport(stdout, stderr io.Writer) *cobra.Command {
 prints that run's metrics; with --out it runs the recorded configuration again
 (backtests are deterministic, so the result is the same) and writes its
 reports, report.html included, into that directory.`,
-		Example: `  backtest report --db spotbot.db
-  backtest report 3 --db spotbot.db --out reports/run3`,
-		Args: cobra.MaximumNArgs(1),
+		Example: "  " + prog + " report --db spotbot.db\n  " + prog + " report 3 --db spotbot.db --out reports/run3",
+		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
+			ctx, stdout := cmd.Context(), cmd.OutOrStdout()
 			if _, err := os.Stat(db); err != nil {
-				return fmt.Errorf("%w: --db: %v", errUsage, err)
+				return fmt.Errorf("%w: --db: %v", ErrUsage, err)
 			}
 			st, err := store.Open(ctx, db, store.ReadOnly())
 			if err != nil {
-				return wrap(err)
+				return err
 			}
 			defer st.Close()
 			runs, err := st.BacktestRuns(ctx)
 			if err != nil {
-				return wrap(err)
+				return err
 			}
 			if len(args) == 0 {
 				return listRuns(stdout, runs)
 			}
 			id, err := strconv.ParseInt(args[0], 10, 64)
 			if err != nil {
-				return fmt.Errorf("%w: run %q is not a run id", errUsage, args[0])
+				return fmt.Errorf("%w: run %q is not a run id", ErrUsage, args[0])
 			}
 			for _, r := range runs {
 				if r.ID == id {
-					return wrap(showRun(ctx, r, out, stdout, stderr))
+					return showRun(ctx, d.reg, r, out, stdout, cmd.ErrOrStderr())
 				}
 			}
-			return wrap(fmt.Errorf("no run %d in %s (%d runs recorded)", id, db, len(runs)))
+			return fmt.Errorf("no run %d in %s (%d runs recorded)", id, db, len(runs))
 		},
 	}
 	c.Flags().StringVar(&db, "db", "spotbot.db", "database the runs were recorded in")
@@ -122,7 +122,7 @@ func listRuns(w io.Writer, runs []store.BacktestRun) error {
 	return tw.Flush()
 }
 
-func showRun(ctx context.Context, r store.BacktestRun, out string, stdout, stderr io.Writer) error {
+func showRun(ctx context.Context, reg *strategy.Registry, r store.BacktestRun, out string, stdout, stderr io.Writer) error {
 	var m backtest.Metrics
 	if err := json.Unmarshal(r.Metrics, &m); err != nil {
 		return fmt.Errorf("run %d: metrics: %w", r.ID, err)
@@ -137,7 +137,7 @@ func showRun(ctx context.Context, r store.BacktestRun, out string, stdout, stder
 		return rep.WriteSummary(stdout)
 	}
 	src.Overrides["report.dir"] = out
-	c, s, err := src.load()
+	c, s, err := src.load(reg)
 	if err != nil {
 		return fmt.Errorf("run %d: configuration: %w", r.ID, err)
 	}

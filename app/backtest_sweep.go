@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"encoding/json"
@@ -30,7 +30,7 @@ type sweepFile struct {
 
 const sweepSchema = "spotbot.sweep/v1"
 
-func newSweep(stdout, stderr io.Writer) *cobra.Command {
+func newSweep(prog string, d deps) *cobra.Command {
 	var rf runFlags
 	var params []string
 	var objective, shard, output string
@@ -43,12 +43,13 @@ func newSweep(stdout, stderr io.Writer) *cobra.Command {
 its first strategy instance, on all cores, and ranks the runs by an objective
 (return, sharpe, sortino, calmar, cagr, profit_factor, sqn, win_rate,
 -max_drawdown). A sweep can be split over machines with --shard i/n; each
-shard writes its own results file and "backtest sweep merge" joins them.`,
-		Example: `  backtest sweep --param fast=5:20:5 --param slow=30,50,80 --objective sharpe
-  backtest sweep --config my.yaml --param fast=2:40:1 --param slow=10:200:5 --random 200 --seed 7
-  backtest sweep --param fast=5:20:5 --param slow=30,50 --shard 0/4 --output shard0.json`,
-		Args: cobra.NoArgs,
+shard writes its own results file and "sweep merge" joins them.`,
+		Example: "  " + prog + " sweep --param fast=5:20:5 --param slow=30,50,80 --objective sharpe\n  " +
+			prog + " sweep --config my.yaml --param fast=2:40:1 --param slow=10:200:5 --random 200 --seed 7\n  " +
+			prog + " sweep --param fast=5:20:5 --param slow=30,50 --shard 0/4 --output shard0.json",
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			ps, obj, err := parseSearch(params, objective)
 			if err != nil {
 				return err
@@ -57,9 +58,9 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
 			if err != nil {
 				return err
 			}
-			c, spec, src, err := rf.load()
+			c, spec, src, err := rf.load(d.reg)
 			if err != nil {
-				return wrap(err)
+				return err
 			}
 			// Many short-lived values over the loaded bars: see SweepMemory.
 			_, restore := backtest.SweepMemory()
@@ -67,7 +68,7 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
 			var rec *recorder
 			if !rf.noStore {
 				if rec, err = openRecorder(cmd.Context(), c.Store.Path, src); err != nil {
-					return wrap(err)
+					return err
 				}
 				defer rec.close()
 			}
@@ -87,7 +88,7 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
 				Workers: workers, Shard: si, Shards: sn, Done: func(backtest.SweepRun) { done++; p.update(done, mine) }})
 			p.finish()
 			if err != nil {
-				return wrap(err)
+				return err
 			}
 			if rec != nil {
 				// In combination order, so run ids do not depend on which
@@ -100,7 +101,7 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
 					}
 					if _, err := rec.record(cmd.Context(), fmt.Sprintf("%s sweep #%d %s", title, r.Index, r.Params), started,
 						r.Params, r.Metrics, ""); err != nil {
-						return wrap(err)
+						return err
 					}
 				}
 			}
@@ -115,7 +116,7 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
 			if output != "" {
 				f := sweepFile{Schema: sweepSchema, Objective: objective, Combos: len(combos), Shard: si, Shards: sn, Runs: runs}
 				if err := writeJSON(output, f); err != nil {
-					return wrap(err)
+					return err
 				}
 				fmt.Fprintf(stdout, "wrote %s\n", output)
 			}
@@ -132,7 +133,7 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
 	fs.IntVar(&top, "top", 20, "rows of the results table (0 for all)")
 	fs.StringVar(&shard, "shard", "", "run only shard i of n, e.g. 0/4")
 	fs.StringVar(&output, "output", "", "write every run to this JSON file")
-	c.AddCommand(newMerge(stdout))
+	c.AddCommand(newMerge())
 	return c
 }
 
@@ -140,19 +141,19 @@ shard writes its own results file and "backtest sweep merge" joins them.`,
 // walkforward.
 func parseSearch(params []string, objective string) ([]backtest.Param, backtest.Objective, error) {
 	if len(params) == 0 {
-		return nil, nil, fmt.Errorf("%w: at least one --param is required", errUsage)
+		return nil, nil, fmt.Errorf("%w: at least one --param is required", ErrUsage)
 	}
 	ps := make([]backtest.Param, 0, len(params))
 	for _, s := range params {
 		p, err := backtest.ParseParam(s)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w: %v", errUsage, err)
+			return nil, nil, fmt.Errorf("%w: %v", ErrUsage, err)
 		}
 		ps = append(ps, p)
 	}
 	obj, err := backtest.ParseObjective(objective)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: --objective: %v", errUsage, err)
+		return nil, nil, fmt.Errorf("%w: --objective: %v", ErrUsage, err)
 	}
 	return ps, obj, nil
 }
@@ -165,7 +166,7 @@ func parseShard(s string) (int, int, error) {
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, fmt.Errorf("%w: --shard %q: want i/n with 0 ≤ i < n", errUsage, s)
+		return 0, 0, fmt.Errorf("%w: --shard %q: want i/n with 0 ≤ i < n", ErrUsage, s)
 	}
 	return i, n, nil
 }
@@ -200,17 +201,18 @@ func writeJSON(path string, v any) error {
 	})
 }
 
-func newMerge(stdout io.Writer) *cobra.Command {
+func newMerge() *cobra.Command {
 	var top int
 	var output string
 	c := &cobra.Command{
 		Use:   "merge FILE...",
 		Short: "Merge the results files of a sharded sweep and rank all runs",
 		Args:  cobra.MinimumNArgs(1),
-		RunE: func(_ *cobra.Command, files []string) error {
+		RunE: func(cmd *cobra.Command, files []string) error {
+			stdout := cmd.OutOrStdout()
 			merged, err := mergeFiles(files)
 			if err != nil {
-				return wrap(err)
+				return err
 			}
 			if err := printRuns(stdout, merged.Runs, top); err != nil {
 				return err
@@ -218,7 +220,7 @@ func newMerge(stdout io.Writer) *cobra.Command {
 			fmt.Fprintf(stdout, "\n%d runs from %d files\n", len(merged.Runs), len(files))
 			if output != "" {
 				if err := writeJSON(output, merged); err != nil {
-					return wrap(err)
+					return err
 				}
 				fmt.Fprintf(stdout, "wrote %s\n", output)
 			}

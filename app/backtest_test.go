@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bytes"
@@ -7,13 +7,15 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/spotbot/spotbot/exchange"
 )
 
-func runCmd(t *testing.T, args ...string) (string, string, int) {
+// runBacktest runs `backtest args...` over the built-in strategies.
+func runBacktest(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := run(t.Context(), args, &out, &errb)
-	code := exitCode(err, &errb)
+	code := Execute(t.Context(), newBacktest("backtest", testDeps(nil, exchange.SystemClock{}, nil)), args, &out, &errb)
 	return out.String(), errb.String(), code
 }
 
@@ -23,8 +25,8 @@ func TestDefaultRun(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "runs.db")
-	out, errs, code := runCmd(t, "--out", dir, "--db", db)
-	if code != exitOK {
+	out, errs, code := runBacktest(t, "--out", dir, "--db", db)
+	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{"Backtest               btc-cross (smacross)", "Equity final           20438.1701753271",
@@ -44,8 +46,8 @@ func TestDefaultRun(t *testing.T) {
 func TestRunOverridesAndErrors(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	out, errs, code := runCmd(t, "run", "--out", dir, "--no-html", "--no-store", "--from", "2021-01-01", "--market", "close")
-	if code != exitOK {
+	out, errs, code := runBacktest(t, "run", "--out", dir, "--no-html", "--no-store", "--from", "2021-01-01", "--market", "close")
+	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if !strings.Contains(out, "Start                  2021-01-02T07:00:00Z") || !strings.Contains(out, "market at signal close") {
@@ -63,18 +65,18 @@ func TestRunOverridesAndErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"bogus"}, exitUsage, `unknown command "bogus"`},
-		{[]string{"run", "--nope"}, exitUsage, "unknown flag: --nope"},
-		{[]string{"run", "--fill", "sideways"}, exitUsage, `sim.fill: "sideways" must be trade-through or touch`},
-		{[]string{"run", "--from", "yesterday"}, exitUsage, `data.from: "yesterday" is neither YYYY-MM-DD nor RFC 3339`},
-		{[]string{"run", "--config", bad}, exitUsage, "fast: must be < slow"},
-		{[]string{"run", "--config", filepath.Join(dir, "missing.yaml")}, exitUsage, "no such file"},
-		{[]string{"sweep"}, exitUsage, "at least one --param is required"},
-		{[]string{"sweep", "--param", "fast=1:2:0"}, exitUsage, "positive step"},
-		{[]string{"sweep", "--param", "fast=5", "--shard", "2/2"}, exitUsage, `--shard "2/2"`},
-		{[]string{"sweep", "--param", "fast=5", "--objective", "luck"}, exitUsage, `objective "luck"`},
+		{[]string{"bogus"}, ExitUsage, `unknown command "bogus"`},
+		{[]string{"run", "--nope"}, ExitUsage, "unknown flag: --nope"},
+		{[]string{"run", "--fill", "sideways"}, ExitUsage, `sim.fill: "sideways" must be trade-through or touch`},
+		{[]string{"run", "--from", "yesterday"}, ExitUsage, `data.from: "yesterday" is neither YYYY-MM-DD nor RFC 3339`},
+		{[]string{"run", "--config", bad}, ExitUsage, "fast: must be < slow"},
+		{[]string{"run", "--config", filepath.Join(dir, "missing.yaml")}, ExitUsage, "no such file"},
+		{[]string{"sweep"}, ExitUsage, "at least one --param is required"},
+		{[]string{"sweep", "--param", "fast=1:2:0"}, ExitUsage, "positive step"},
+		{[]string{"sweep", "--param", "fast=5", "--shard", "2/2"}, ExitUsage, `--shard "2/2"`},
+		{[]string{"sweep", "--param", "fast=5", "--objective", "luck"}, ExitUsage, `objective "luck"`},
 	} {
-		_, errs, code := runCmd(t, tt.args...)
+		_, errs, code := runBacktest(t, tt.args...)
 		if code != tt.code || !strings.Contains(errs, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tt.args, code, errs, tt.code, tt.want)
 		}
@@ -87,18 +89,18 @@ func TestSweepShardsAndMerge(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	params := []string{"--param", "fast=5,10", "--param", "slow=30,50", "--objective", "return", "--no-store"}
-	whole, errs, code := runCmd(t, append([]string{"sweep", "--output", filepath.Join(dir, "all.json")}, params...)...)
-	if code != exitOK {
+	whole, errs, code := runBacktest(t, append([]string{"sweep", "--output", filepath.Join(dir, "all.json")}, params...)...)
+	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for i, shard := range []string{"0/2", "1/2"} {
-		_, errs, code := runCmd(t, append([]string{"sweep", "--shard", shard, "--output", filepath.Join(dir, "s"+string(rune('0'+i))+".json")}, params...)...)
-		if code != exitOK {
+		_, errs, code := runBacktest(t, append([]string{"sweep", "--shard", shard, "--output", filepath.Join(dir, "s"+string(rune('0'+i))+".json")}, params...)...)
+		if code != ExitOK {
 			t.Fatalf("shard %s: exit %d: %s", shard, code, errs)
 		}
 	}
-	merged, errs, code := runCmd(t, "sweep", "merge", filepath.Join(dir, "s0.json"), filepath.Join(dir, "s1.json"))
-	if code != exitOK {
+	merged, errs, code := runBacktest(t, "sweep", "merge", filepath.Join(dir, "s0.json"), filepath.Join(dir, "s1.json"))
+	if code != ExitOK {
 		t.Fatalf("merge: exit %d: %s", code, errs)
 	}
 	table := func(s string) string { return s[:strings.Index(s, "\n\n")] }
@@ -108,16 +110,16 @@ func TestSweepShardsAndMerge(t *testing.T) {
 	if !strings.Contains(merged, "4 runs from 2 files") || !strings.Contains(whole, "fast=10 slow=30") {
 		t.Errorf("merge output:\n%s", merged)
 	}
-	_, errs, code = runCmd(t, "sweep", "merge", filepath.Join(dir, "s0.json"), filepath.Join(dir, "s0.json"))
-	if code != exitError || !strings.Contains(errs, "is also in") {
+	_, errs, code = runBacktest(t, "sweep", "merge", filepath.Join(dir, "s0.json"), filepath.Join(dir, "s0.json"))
+	if code != ExitError || !strings.Contains(errs, "is also in") {
 		t.Errorf("merging a shard twice: exit %d %q", code, errs)
 	}
 }
 
 func TestWalkForwardCommand(t *testing.T) {
 	t.Parallel()
-	out, errs, code := runCmd(t, "walkforward", "--param", "fast=5,10", "--train", "1440h", "--test", "720h", "--objective", "return", "--no-store")
-	if code != exitOK {
+	out, errs, code := runBacktest(t, "walkforward", "--param", "fast=5,10", "--train", "1440h", "--test", "720h", "--objective", "return", "--no-store")
+	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if !strings.Contains(out, "2021-01-16  2021-02-15") || !strings.Contains(out, "out of sample, chained: return") {
@@ -129,8 +131,8 @@ func TestHelp(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{{"--help"}, {"run", "--help"}, {"sweep", "--help"}, {"walkforward", "--help"}, {"sweep", "merge", "--help"},
 		{"report", "--help"}} {
-		out, errs, code := runCmd(t, args...)
-		if code != exitOK || !strings.Contains(out, "Usage:") {
+		out, errs, code := runBacktest(t, args...)
+		if code != ExitOK || !strings.Contains(out, "Usage:") {
 			t.Errorf("%v: exit %d out %q err %q", args, code, out, errs)
 		}
 	}
@@ -142,14 +144,14 @@ func TestRecordedRunsAndReport(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "runs.db")
-	if _, errs, code := runCmd(t, "run", "--out", filepath.Join(dir, "a"), "--db", db); code != exitOK {
+	if _, errs, code := runBacktest(t, "run", "--out", filepath.Join(dir, "a"), "--db", db); code != ExitOK {
 		t.Fatalf("run: %s", errs)
 	}
-	if _, errs, code := runCmd(t, "sweep", "--param", "fast=5,10", "--db", db); code != exitOK {
+	if _, errs, code := runBacktest(t, "sweep", "--param", "fast=5,10", "--db", db); code != ExitOK {
 		t.Fatalf("sweep: %s", errs)
 	}
-	list, errs, code := runCmd(t, "report", "--db", db)
-	if code != exitOK {
+	list, errs, code := runBacktest(t, "report", "--db", db)
+	if code != ExitOK {
 		t.Fatalf("report: %s", errs)
 	}
 	if n := strings.Count(list, "\n"); n != 4 { // header, the run, two sweep runs
@@ -161,12 +163,12 @@ func TestRecordedRunsAndReport(t *testing.T) {
 			t.Errorf("list does not match %s:\n%s", want, list)
 		}
 	}
-	show, _, code := runCmd(t, "report", "1", "--db", db)
-	if code != exitOK || !strings.Contains(show, "Equity final           20438.1701753271") {
+	show, _, code := runBacktest(t, "report", "1", "--db", db)
+	if code != ExitOK || !strings.Contains(show, "Equity final           20438.1701753271") {
 		t.Errorf("show: exit %d\n%s", code, show)
 	}
-	again, errs, code := runCmd(t, "report", "1", "--db", db, "--out", filepath.Join(dir, "b"))
-	if code != exitOK || !strings.Contains(again, "wrote "+filepath.Join(dir, "b", "report.html")) {
+	again, errs, code := runBacktest(t, "report", "1", "--db", db, "--out", filepath.Join(dir, "b"))
+	if code != ExitOK || !strings.Contains(again, "wrote "+filepath.Join(dir, "b", "report.html")) {
 		t.Fatalf("rerun: exit %d %s\n%s", code, errs, again)
 	}
 	for _, f := range []string{"report.json", "trades.csv", "equity.csv", "report.html"} {
@@ -181,11 +183,11 @@ func TestRecordedRunsAndReport(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"report", "9", "--db", db}, exitError, "no run 9 in"},
-		{[]string{"report", "x", "--db", db}, exitUsage, `run "x" is not a run id`},
-		{[]string{"report", "--db", filepath.Join(dir, "none.db")}, exitUsage, "--db: stat"},
+		{[]string{"report", "9", "--db", db}, ExitError, "no run 9 in"},
+		{[]string{"report", "x", "--db", db}, ExitUsage, `run "x" is not a run id`},
+		{[]string{"report", "--db", filepath.Join(dir, "none.db")}, ExitUsage, "--db: stat"},
 	} {
-		_, errs, code := runCmd(t, tt.args...)
+		_, errs, code := runBacktest(t, tt.args...)
 		if code != tt.code || !strings.Contains(errs, tt.want) {
 			t.Errorf("%v: exit %d %q", tt.args, code, errs)
 		}

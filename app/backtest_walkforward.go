@@ -1,8 +1,7 @@
-package main
+package app
 
 import (
 	"fmt"
-	"io"
 	"text/tabwriter"
 	"time"
 
@@ -11,7 +10,7 @@ import (
 	"github.com/spotbot/spotbot/backtest"
 )
 
-func newWalkForward(stdout, _ io.Writer) *cobra.Command {
+func newWalkForward(prog string, d deps) *cobra.Command {
 	var rf runFlags
 	var params []string
 	var objective string
@@ -23,16 +22,17 @@ func newWalkForward(stdout, _ io.Writer) *cobra.Command {
 		Long: `walkforward sweeps the parameters on each in-sample window, runs the best
 combination on the out-of-sample window that follows, rolls forward by the
 test length, and reports each window and the chained out-of-sample result.`,
-		Example: `  backtest walkforward --param fast=5:20:5 --param slow=30,50,80 --train 1440h --test 360h`,
-		Args:    cobra.NoArgs,
+		Example: "  " + prog + " walkforward --param fast=5:20:5 --param slow=30,50,80 --train 1440h --test 360h",
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			stdout := cmd.OutOrStdout()
 			ps, obj, err := parseSearch(params, objective)
 			if err != nil {
 				return err
 			}
-			_, spec, _, err := rf.load()
+			_, spec, _, err := rf.load(d.reg)
 			if err != nil {
-				return wrap(err)
+				return err
 			}
 			// Many short-lived values over the loaded bars: see SweepMemory.
 			_, restore := backtest.SweepMemory()
@@ -40,7 +40,7 @@ test length, and reports each window and the chained out-of-sample result.`,
 			res, err := backtest.WalkForward(cmd.Context(), spec, backtest.WalkForwardOptions{Params: ps, Objective: obj,
 				Train: train, Test: test, Workers: workers})
 			if err != nil {
-				return wrap(fmt.Errorf("%w (check --train and --test)", err))
+				return fmt.Errorf("%w (check --train and --test)", err)
 			}
 			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "test from\ttest to\tbest params\tin-sample score\tout-of-sample return %\ttrades")

@@ -1,69 +1,56 @@
-// Command bot is spotbot's daemon and operator tool.
-package main
+package app
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"os"
+	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
 	"github.com/spotbot/spotbot/exchange"
-	"github.com/spotbot/spotbot/internal/cli"
 )
 
-func main() { cli.Main("bot", run) }
+// newBot builds the bot tree, its examples naming the program prog.
+func newBot(prog string, d deps) *cobra.Command {
+	root := &cobra.Command{
+		Use:   prog,
+		Short: "spotbot's daemon and operator tool",
+		Long: prog + ` is spotbot's daemon and operator tool: it runs the trading bot (live,
+paper or paper-replay), validates configurations, runs one scheduled job
+now, serves the exchange interface over the simulated exchange, and moves
+klines in and out of the store.
 
-// The usage error and exit codes are the ones every command shares.
-var errUsage = cli.ErrUsage
-
-const (
-	exitOK    = cli.ExitOK
-	exitError = cli.ExitError
-	exitUsage = cli.ExitUsage
-)
-
-func exitCode(err error, stderr io.Writer) int { return cli.ExitCode("bot", err, stderr) }
-
-const usage = `usage: bot <command> [flags]
-
-commands:
-  run         run the trading bot (live, paper or paper-replay)
-  check       validate a configuration without trading
-  jobs        run a scheduled job once (bot jobs run <job> --config FILE)
-  endpoints   list every endpoint of the exchange interface with its
-              security, permission, weight and rate pools
-  sim-server  serve the exchange interface over the simulated exchange
-  download    fetch closed klines into the store (resumable)
-  import      load klines from a CSV file into the store
-  export      write stored klines as CSV`
-
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return fmt.Errorf("%w: no command\n%s", errUsage, usage)
+Exit codes: 0 done or interrupted, 1 failed, 2 bad usage or configuration.`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return fmt.Errorf("%w: no command\n\n%s", ErrUsage, strings.TrimSuffix(c.UsageString(), "\n"))
+		},
 	}
-	switch args[0] {
-	case "endpoints":
-		return printEndpoints(stdout)
-	case "sim-server":
-		return runSimServer(ctx, args[1:], stdout, os.Environ())
-	case "run":
-		return runCmd(ctx, args[1:], stdout, stderr)
-	case "check":
-		return checkCmd(ctx, args[1:], stdout, os.Environ())
-	case "jobs":
-		return jobsCmd(ctx, args[1:], stdout, stderr, os.Environ(), exchange.SystemClock{})
-	case "download":
-		return downloadCmd(ctx, args[1:], stdout, stderr)
-	case "import":
-		return importCmd(ctx, args[1:], stdout, stderr)
-	case "export":
-		return exportCmd(ctx, args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprintln(stdout, usage)
-		return nil
+	root.AddCommand(
+		newRunCmd(prog, d),
+		newCheckCmd(prog, d),
+		newJobsCmd(prog, d),
+		newEndpointsCmd(),
+		newSimServerCmd(prog, d),
+		newDownloadCmd(prog),
+		newImportCmd(prog),
+		newExportCmd(prog),
+	)
+	setRoot(root)
+	return root
+}
+
+func newEndpointsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "endpoints",
+		Short: "List every endpoint of the exchange interface",
+		Long: `endpoints lists every endpoint of the exchange interface with its security,
+permission, request weight and rate pools, as the client and the simulated
+server know them.`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return printEndpoints(c.OutOrStdout()) },
 	}
-	return fmt.Errorf("%w: unknown command %q\n%s", errUsage, args[0], usage)
 }
 
 func printEndpoints(w io.Writer) error {

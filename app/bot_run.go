@@ -1,8 +1,7 @@
-package main
+package app
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,15 +11,22 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/daemon"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/store"
 )
 
-const runUsage = `usage: bot run --config FILE [--speed N]
-
-Runs the trading bot in the configuration's mode until SIGINT or SIGTERM
+// newRunCmd is `bot run`.
+func newRunCmd(prog string, d deps) *cobra.Command {
+	var cfgPath string
+	var speed float64
+	c := &cobra.Command{
+		Use:   "run --config FILE",
+		Short: "Run the trading bot (live, paper or paper-replay)",
+		Long: `run runs the trading bot in the configuration's mode until SIGINT or SIGTERM
 (or, in paper-replay mode, the end of the replayed data):
   live          the REST client against exchange.base_url, with the keys of
                 SPOTBOT_API_KEY/SPOTBOT_API_SECRET or exchange.key_file
@@ -28,36 +34,37 @@ Runs the trading bot in the configuration's mode until SIGINT or SIGTERM
                 endpoints of exchange.base_url (no keys)
   paper-replay  the simulated exchange, fed data.source at data.speed
 A first signal stops gracefully within daemon.shutdown_timeout; a second
-one exits at once. docs/daemon.md describes the bot.`
-
-// runCmd is `bot run`.
-func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return runBot(ctx, args, stderr, os.Environ(), exchange.SystemClock{}, os.Exit)
+one exits at once. docs/daemon.md describes the bot.`,
+		Example: "  " + prog + " run --config configs/paper.yaml\n  " + prog + " run --config configs/paper.yaml --speed 0",
+		Args:    noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runBot(c.Context(), d, cfgPath, speed, c.ErrOrStderr())
+		},
+	}
+	c.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	c.Flags().Float64Var(&speed, "speed", -1, "paper-replay speed, overriding data.speed (0: as fast as possible)")
+	return c
 }
 
 // runBot wires the configuration, the logger, the client and the store
-// into a daemon and runs it. forceExit ends the process on a second signal.
-func runBot(ctx context.Context, args []string, logOut io.Writer, environ []string, clock exchange.Clock, forceExit func(int)) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	cfgPath := fs.String("config", "", "configuration file")
-	speed := fs.Float64("speed", -1, "paper-replay speed, overriding data.speed (0: as fast as possible)")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: run: %v\n%s", errUsage, err, runUsage)
+// into a daemon and runs it, logging to logOut. d.exit ends the process on
+// a second signal.
+func runBot(ctx context.Context, d deps, cfgPath string, speed float64, logOut io.Writer) error {
+	if cfgPath == "" {
+		return fmt.Errorf("%w: run: --config FILE is required", ErrUsage)
 	}
-	if *cfgPath == "" || fs.NArg() > 0 {
-		return fmt.Errorf("%w: run: --config FILE is required, and nothing else\n%s", errUsage, runUsage)
-	}
+	environ, clock, forceExit := d.environ(), d.clock, d.exit
 	overrides := map[string]any{}
-	if *speed >= 0 {
-		overrides["data.speed"] = *speed
+	if speed >= 0 {
+		overrides["data.speed"] = speed
 	}
-	cfg, reg, err := loadConfig("run", *cfgPath, environ, overrides)
+	reg := d.reg
+	cfg, err := loadConfig(reg, "run", cfgPath, environ, overrides)
 	if err != nil {
 		return err
 	}
 	if cfg.Mode == config.ModeBacktest {
-		return fmt.Errorf("%s: mode: backtest configurations run with `backtest run`, not `bot run`", *cfgPath)
+		return fmt.Errorf("%s: mode: backtest configurations run with `backtest run`, not `bot run`", cfgPath)
 	}
 	log, err := newLogger(logOut, cfg.Log)
 	if err != nil {
@@ -142,7 +149,7 @@ func forceOnSecondSignal(ctx context.Context, done <-chan struct{}, log *slog.Lo
 	case <-done:
 	case s := <-sig:
 		log.Error("second signal: exiting without finishing the shutdown", slog.String("signal", s.String()))
-		forceExit(exitError)
+		forceExit(ExitError)
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bufio"
@@ -118,7 +118,7 @@ func TestRunPaperReplay(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "paper.db")
 	var logs bytes.Buffer
-	err := runBot(t.Context(), []string{"--config", filepath.Join("..", "..", "configs", "paper.yaml"), "--speed", "0"}, &logs,
+	err := runBotArgs(t.Context(), []string{"--config", filepath.Join("..", "configs", "paper.yaml"), "--speed", "0"}, &logs,
 		[]string{"SPOTBOT_STORE__PATH=" + db}, exchange.SystemClock{}, func(int) { t.Error("forced exit") })
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +168,7 @@ func TestRunServesStatus(t *testing.T) {
 	defer cancel()
 	result := make(chan error, 1)
 	go func() {
-		result <- runBot(ctx, []string{"--config", filepath.Join("..", "..", "configs", "paper.yaml")}, pw,
+		result <- runBotArgs(ctx, []string{"--config", filepath.Join("..", "configs", "paper.yaml")}, pw,
 			[]string{"SPOTBOT_STORE__PATH=" + db, "SPOTBOT_HTTP__LISTEN=127.0.0.1:0"}, exchange.SystemClock{}, func(int) { t.Error("forced exit") })
 		pw.Close()
 	}()
@@ -216,7 +216,7 @@ func TestRunHoldsTheJobLocks(t *testing.T) {
 	defer cancel()
 	result := make(chan error, 1)
 	go func() {
-		result <- runBot(ctx, []string{"--config", jobsConfig, "--speed", "1"}, pw, env, exchange.SystemClock{},
+		result <- runBotArgs(ctx, []string{"--config", jobsConfig, "--speed", "1"}, pw, env, exchange.SystemClock{},
 			func(int) { t.Error("forced exit") })
 		pw.Close()
 	}()
@@ -243,8 +243,8 @@ func TestRunHoldsTheJobLocks(t *testing.T) {
 func TestRunUsageAndRefusals(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	backtestCfg := filepath.Join("..", "..", "configs", "backtest.yaml")
-	liveCfg := filepath.Join("..", "..", "configs", "live.yaml")
+	backtestCfg := filepath.Join("..", "configs", "backtest.yaml")
+	liveCfg := filepath.Join("..", "configs", "live.yaml")
 	for _, tt := range []struct {
 		name string
 		args []string
@@ -258,7 +258,7 @@ func TestRunUsageAndRefusals(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			err := runBot(t.Context(), tt.args, io.Discard, tt.env, exchange.SystemClock{}, func(int) {})
+			err := runBotArgs(t.Context(), tt.args, io.Discard, tt.env, exchange.SystemClock{}, func(int) {})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err %v; want %q", err, tt.want)
 			}
@@ -294,7 +294,7 @@ func TestSecondSignalForcesExit(t *testing.T) {
 		<-finished
 		select {
 		case code := <-exited:
-			if !second || code != exitError {
+			if !second || code != ExitError {
 				t.Fatalf("second=%v: exit %d", second, code)
 			}
 		default:
@@ -318,7 +318,7 @@ func TestRunChild(t *testing.T) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := runBot(ctx, []string{"--config", cfg}, os.Stderr, os.Environ(), exchange.SystemClock{}, os.Exit)
+	err := runBotArgs(ctx, []string{"--config", cfg}, os.Stderr, os.Environ(), exchange.SystemClock{}, os.Exit)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child error:", err)
 		os.Exit(3)

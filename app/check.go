@@ -1,8 +1,7 @@
-package main
+package app
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -11,25 +10,16 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
-	"github.com/spotbot/spotbot/strategies"
 	"github.com/spotbot/spotbot/strategy"
 )
 
-const checkUsage = `usage: bot check --config FILE
-
-Validates a configuration without trading: every field, each strategy
-instance built with its parameters and schedules, the replayed data
-(paper-replay, backtest), the store's folder, the listen address and, in
-live mode, that credentials are present (their values are never printed).
-Prints "ok" and a summary, or every problem by field path; exits 2 when
-the configuration is invalid.`
-
-// invalidConfig lists a configuration's problems. It unwraps to errUsage
+// invalidConfig lists a configuration's problems. It unwraps to ErrUsage
 // so the exit code is 2, as for any input the command cannot act on.
 type invalidConfig struct {
 	path     string
@@ -40,36 +30,53 @@ func (e *invalidConfig) Error() string {
 	return fmt.Sprintf("%s: %d problem(s):\n  %s", e.path, len(e.problems), strings.Join(e.problems, "\n  "))
 }
 
-func (e *invalidConfig) Unwrap() error { return errUsage }
+func (e *invalidConfig) Unwrap() error { return ErrUsage }
 
-// checkCmd is `bot check`.
-func checkCmd(ctx context.Context, args []string, stdout io.Writer, environ []string) error {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	cfgPath := fs.String("config", "", "configuration file")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: check: %v\n%s", errUsage, err, checkUsage)
+// newCheckCmd is `bot check`.
+func newCheckCmd(prog string, d deps) *cobra.Command {
+	var cfgPath string
+	c := &cobra.Command{
+		Use:   "check --config FILE",
+		Short: "Validate a configuration without trading",
+		Long: `check validates a configuration without trading: every field, each strategy
+instance built with its parameters and schedules, the replayed data
+(paper-replay, backtest), the store's folder, the listen address and, in
+live mode, that credentials are present (their values are never printed).
+Prints "ok" and a summary, or every problem by field path; exits 2 when
+the configuration is invalid. A bot sim-server configuration is checked as
+sim-server would build it.`,
+		Example: "  " + prog + " check --config configs/live.yaml\n  " + prog + " check --config configs/sim.yaml",
+		Args:    noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return checkFile(c.Context(), d.reg, cfgPath, c.OutOrStdout(), d.environ())
+		},
 	}
-	if *cfgPath == "" || fs.NArg() > 0 {
-		return fmt.Errorf("%w: check: --config FILE is required, and nothing else\n%s", errUsage, checkUsage)
+	c.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	return c
+}
+
+// checkFile is `bot check --config cfgPath`.
+func checkFile(ctx context.Context, reg *strategy.Registry, cfgPath string, stdout io.Writer, environ []string) error {
+	if cfgPath == "" {
+		return fmt.Errorf("%w: check: --config FILE is required", ErrUsage)
 	}
-	text, err := os.ReadFile(*cfgPath)
+	text, err := os.ReadFile(cfgPath)
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}
 	if isSimServerConfig(text) {
 		run, err := checkSimServer(text, environ)
 		if err != nil {
-			return &invalidConfig{path: *cfgPath, problems: problemsOf(err)}
+			return &invalidConfig{path: cfgPath, problems: problemsOf(err)}
 		}
-		fmt.Fprintf(stdout, "%s: ok (a bot sim-server configuration)\n%s\n", *cfgPath, run.source)
+		fmt.Fprintf(stdout, "%s: ok (a bot sim-server configuration)\n%s\n", cfgPath, run.source)
 		return nil
 	}
-	sum, problems := checkConfig(ctx, text, environ)
+	sum, problems := checkConfig(ctx, reg, text, environ)
 	if len(problems) > 0 {
-		return &invalidConfig{path: *cfgPath, problems: problems}
+		return &invalidConfig{path: cfgPath, problems: problems}
 	}
-	fmt.Fprintf(stdout, "%s: ok\n", *cfgPath)
+	fmt.Fprintf(stdout, "%s: ok\n", cfgPath)
 	return sum.print(stdout)
 }
 
@@ -102,8 +109,7 @@ type summary struct {
 
 // checkConfig loads and checks a configuration, returning every problem
 // as "field.path: what is wrong".
-func checkConfig(ctx context.Context, text []byte, environ []string) (summary, []string) {
-	reg := strategies.NewRegistry()
+func checkConfig(ctx context.Context, reg *strategy.Registry, text []byte, environ []string) (summary, []string) {
 	cfg, err := config.Load(text, environ, nil, reg)
 	if err != nil {
 		return summary{}, problemsOf(err)

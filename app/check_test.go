@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bytes"
@@ -24,8 +24,8 @@ var (
 func runCheck(t *testing.T, path string, environ []string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := checkCmd(t.Context(), []string{"--config", path}, &out, environ)
-	code := exitCode(err, &errOut)
+	err := checkArgs(t.Context(), []string{"--config", path}, &out, environ)
+	code := exitCode("bot", err, &errOut)
 	return out.String(), errOut.String(), code
 }
 
@@ -51,13 +51,13 @@ func TestCheckEveryExampleConfig(t *testing.T) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			path := filepath.Join("..", "..", "configs", name)
+			path := filepath.Join("..", "configs", name)
 			env := checkEnv
 			if name == "sim.yaml" {
 				env = simEnv
 			}
 			out, errOut, code := runCheck(t, path, env)
-			if code != exitOK || errOut != "" {
+			if code != ExitOK || errOut != "" {
 				t.Fatalf("exit %d\n%s", code, errOut)
 			}
 			if first, _, _ := strings.Cut(out, "\n"); !strings.HasPrefix(first, path+": ok") {
@@ -78,7 +78,7 @@ func TestCheckSummary(t *testing.T) {
 		name, want string
 		environ    []string
 	}{
-		{"paper.yaml", `../../configs/paper.yaml: ok
+		{"paper.yaml", `../configs/paper.yaml: ok
 mode:         paper-replay (data: sample 1h)
 strategies:   2
   btc-cross   smacross  BTCUSDT 1h
@@ -88,7 +88,7 @@ store:        paper.db
 http:         off
 credentials:  not needed
 `, nil},
-		{"live.yaml", `../../configs/live.yaml: ok
+		{"live.yaml", `../configs/live.yaml: ok
 mode:         live (https://api.example.com)
 strategies:   1
   eth-grid    grid  ETHUSDT 1h
@@ -97,7 +97,7 @@ store:        live.db
 http:         127.0.0.1:9090
 credentials:  present (SPOTBOT_API_KEY, SPOTBOT_API_SECRET)
 `, checkEnv},
-		{"jobs.yaml", `../../configs/jobs.yaml: ok
+		{"jobs.yaml", `../configs/jobs.yaml: ok
 mode:         paper-replay (data: sample 1h)
 strategies:   3
   dust        dust       schedule 0 3 * * *
@@ -112,8 +112,8 @@ credentials:  not needed
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			out, errOut, code := runCheck(t, filepath.Join("..", "..", "configs", tc.name), tc.environ)
-			if code != exitOK || out != tc.want {
+			out, errOut, code := runCheck(t, filepath.Join("..", "configs", tc.name), tc.environ)
+			if code != ExitOK || out != tc.want {
 				t.Errorf("exit %d, stderr %q, output\n%s\nwant\n%s", code, errOut, out, tc.want)
 			}
 		})
@@ -129,7 +129,7 @@ func TestCheckKeyFile(t *testing.T) {
 	}
 	text := "mode: live\nexchange: {base_url: 'http://127.0.0.1:1', key_file: " + keys + "}\nstore: {path: " + filepath.Join(dir, "live.db") + "}\n"
 	out, errOut, code := runCheck(t, writeConfig(t, text), nil)
-	if code != exitOK || !strings.Contains(out, "\ncredentials:  present (exchange.key_file "+keys+")\n") {
+	if code != ExitOK || !strings.Contains(out, "\ncredentials:  present (exchange.key_file "+keys+")\n") {
 		t.Fatalf("exit %d %s\n%s", code, errOut, out)
 	}
 	if strings.Contains(out, "in-file") {
@@ -141,7 +141,7 @@ func TestCheckKeyFile(t *testing.T) {
 	}
 	out, errOut, code = runCheck(t, writeConfig(t, text), nil)
 	want := "exchange.key_file: " + keys + " is readable by group or others (mode 0644); run chmod 600 " + keys
-	if code != exitUsage || out != "" || !strings.Contains(errOut, "\n  "+want+"\n") || strings.Contains(errOut, "in-file") {
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, "\n  "+want+"\n") || strings.Contains(errOut, "in-file") {
 		t.Errorf("exit %d\n%s", code, errOut)
 	}
 }
@@ -194,7 +194,7 @@ strategies:
 			path := writeConfig(t, tc.yaml)
 			out, errOut, code := runCheck(t, path, tc.environ)
 			want := path + ": " + itoa(len(tc.problems)) + " problem(s):\n  " + strings.Join(tc.problems, "\n  ") + "\n"
-			if code != exitUsage || out != "" || errOut != want {
+			if code != ExitUsage || out != "" || errOut != want {
 				t.Errorf("exit %d, stdout %q, stderr\n%s\nwant\n%s", code, out, errOut, want)
 			}
 			if strings.Contains(errOut, "hunter2") {
@@ -206,21 +206,21 @@ strategies:
 
 func itoa(n int) string { return string(rune('0' + n)) }
 
-// The commands are reachable from bot's command switch.
+// The commands are reachable from bot's command tree.
 func TestCheckAndJobsDispatch(t *testing.T) {
 	t.Parallel()
 	var out, errOut bytes.Buffer
-	if err := run(t.Context(), []string{"check", "--config", "../../configs/paper.yaml"}, &out, &errOut); err != nil ||
-		!strings.HasPrefix(out.String(), "../../configs/paper.yaml: ok\n") {
+	if err := botArgs(t.Context(), []string{"check", "--config", "../configs/paper.yaml"}, &out, &errOut); err != nil ||
+		!strings.HasPrefix(out.String(), "../configs/paper.yaml: ok\n") {
 		t.Errorf("check: %v %q", err, out.String())
 	}
-	err := run(t.Context(), []string{"jobs", "list"}, &out, &errOut)
-	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "jobs: the only subcommand is run") {
+	err := botArgs(t.Context(), []string{"jobs", "list"}, &out, &errOut)
+	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "jobs: the only subcommand is run") {
 		t.Errorf("jobs: %v", err)
 	}
 	out.Reset()
-	if err := run(t.Context(), []string{"help"}, &out, &errOut); err != nil ||
-		!strings.Contains(out.String(), "\n  check       validate a configuration without trading\n  jobs        run a scheduled job once (bot jobs run <job> --config FILE)\n") {
+	if err := botArgs(t.Context(), []string{"help"}, &out, &errOut); err != nil ||
+		!strings.Contains(out.String(), "\n  check       Validate a configuration without trading\n  completion  Generate the autocompletion script for the specified shell\n") {
 		t.Errorf("usage: %v\n%s", err, out.String())
 	}
 }

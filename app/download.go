@@ -1,9 +1,8 @@
-package main
+package app
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,54 +10,86 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/store"
 )
 
-const downloadUsage = `usage: bot download --symbol BTCUSDT --interval 60m --from 2024-01-01 [--to 2024-02-01] --db spotbot.db --base-url URL
+// newDownloadCmd is `bot download`.
+func newDownloadCmd(prog string) *cobra.Command {
+	var f downloadFlags
+	c := &cobra.Command{
+		Use:   "download --symbol SYMBOL --interval IV --from T --base-url URL",
+		Short: "Fetch closed klines into the store (resumable)",
+		Long: `download fetches closed klines into the store through the exchange's klines
+endpoint, 500 per request, within the client's rate budgets. A rerun resumes
+after the last stored bar of the range. Times are UTC: 2024-01-01,
+2024-01-01T15:04, RFC 3339, or milliseconds since the epoch. --symbol may be
+given several times (or as a comma-separated list); the symbols are fetched
+one after the other.`,
+		Example: "  " + prog + " download --symbol BTCUSDT --interval 60m --from 2024-01-01 --to 2024-02-01 --db spotbot.db --base-url URL\n" +
+			"  " + prog + " download --symbol BTCUSDT --symbol ETHUSDT --interval 1d --from 2023-01-01 --base-url URL",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return downloadKlines(c.Context(), f, c.OutOrStdout(), c.ErrOrStderr())
+		},
+	}
+	fs := c.Flags()
+	fs.StringSliceVar(&f.symbols, "symbol", nil, "symbol, e.g. BTCUSDT (required; repeatable)")
+	fs.StringVar(&f.interval, "interval", "", "interval: 1m 5m 15m 30m 60m (or 1h) 4h 1d 1W 1M (required)")
+	fs.StringVar(&f.from, "from", "", "first bar's open time, UTC (required)")
+	fs.StringVar(&f.to, "to", "", "end of the range, exclusive (UTC); default: the last closed bar")
+	fs.StringVar(&f.db, "db", "spotbot.db", "database file")
+	fs.StringVar(&f.baseURL, "base-url", "", "exchange REST address (required)")
+	return c
+}
 
-Downloads closed klines into the store through the exchange's klines endpoint,
-500 per request, within the client's rate budgets. A rerun resumes after the
-last stored bar of the range. Times are UTC: 2024-01-01, 2024-01-01T15:04,
-RFC 3339, or milliseconds since the epoch.`
+// downloadFlags are the flags of `bot download`.
+type downloadFlags struct {
+	symbols                         []string
+	interval, from, to, db, baseURL string
+}
 
-// downloadCmd parses the flags of bot download, wires the client and the
-// store, and runs the download.
-func downloadCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("download", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	symbol := fs.String("symbol", "", "symbol, e.g. BTCUSDT")
-	interval := fs.String("interval", "", "interval: 1m 5m 15m 30m 60m (or 1h) 4h 1d 1W 1M")
-	from := fs.String("from", "", "first bar's open time (UTC)")
-	to := fs.String("to", "", "end of the range, exclusive (UTC); default: the last closed bar")
-	db := fs.String("db", "spotbot.db", "database file")
-	baseURL := fs.String("base-url", "", "exchange REST address")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: download: %v\n%s", errUsage, err, downloadUsage)
+// downloadKlines checks the flags of bot download, wires the client and
+// the store, and downloads each symbol in turn.
+func downloadKlines(ctx context.Context, f downloadFlags, stdout, stderr io.Writer) error {
+	symbols := f.symbols
+	if len(symbols) == 0 {
+		symbols = []string{""} // downloadRequest names the missing flag
 	}
-	req, err := downloadRequest(*symbol, *interval, *from, *to)
-	if err != nil {
-		return fmt.Errorf("%w: download: %v\n%s", errUsage, err, downloadUsage)
+	reqs := make([]store.DownloadRequest, 0, len(symbols))
+	for _, sym := range symbols {
+		req, err := downloadRequest(sym, f.interval, f.from, f.to)
+		if err != nil {
+			return fmt.Errorf("%w: download: %v", ErrUsage, err)
+		}
+		reqs = append(reqs, req)
 	}
-	if *baseURL == "" {
-		return fmt.Errorf("%w: download: --base-url is required\n%s", errUsage, downloadUsage)
+	if f.baseURL == "" {
+		return fmt.Errorf("%w: download: --base-url is required", ErrUsage)
 	}
-	client, err := exchange.New(exchange.WithBaseURL(*baseURL))
+	client, err := exchange.New(exchange.WithBaseURL(f.baseURL))
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, *db)
+	st, err := store.Open(ctx, f.db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	return download(ctx, client, st, req, stdout, stderr, isTerminal(stderr))
+	for _, req := range reqs {
+		if err := download(ctx, client, st, req, stdout, stderr, isTerminal(stderr)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // download runs a download, showing progress on stderr (a bar on a
 // terminal, plain lines otherwise) and a summary on stdout.
 func download(ctx context.Context, tr exchange.Trader, st *store.Store, req store.DownloadRequest, stdout, stderr io.Writer, tty bool) error {
-	p := &progress{w: stderr, tty: tty}
+	p := &downloadProgress{w: stderr, tty: tty}
 	res, err := st.Download(ctx, tr, req, p.update)
 	p.finish()
 	if err != nil {
@@ -119,9 +150,9 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// progress shows a download's progress: a bar redrawn in place on a
+// downloadProgress shows a download's progress: a bar redrawn in place on a
 // terminal, one plain line per page otherwise (logs, pipes, CI).
-type progress struct {
+type downloadProgress struct {
 	w     io.Writer
 	tty   bool
 	drawn bool
@@ -129,7 +160,7 @@ type progress struct {
 
 const barWidth = 30
 
-func (p *progress) update(d store.DownloadProgress) {
+func (p *downloadProgress) update(d store.DownloadProgress) {
 	pct := 100
 	if d.Total > 0 {
 		pct = d.Done * 100 / d.Total
@@ -149,7 +180,7 @@ func (p *progress) update(d store.DownloadProgress) {
 }
 
 // finish ends the bar's line so later output starts on its own.
-func (p *progress) finish() {
+func (p *downloadProgress) finish() {
 	if p.tty && p.drawn {
 		fmt.Fprintln(p.w)
 	}

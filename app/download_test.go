@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bytes"
@@ -71,7 +71,7 @@ func TestDownloadPlainProgress(t *testing.T) {
 func TestProgressBar(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
-	p := &progress{w: &b, tty: true}
+	p := &downloadProgress{w: &b, tty: true}
 	p.update(store.DownloadProgress{Symbol: "BTCUSDT", Interval: "60m", Done: 300, Total: 600, Last: jan1.Add(299 * time.Hour), Requests: 1})
 	p.finish()
 	want := "\rBTCUSDT 60m [###############               ]  50% 300/600 through 2024-01-13 11:00\n"
@@ -94,7 +94,7 @@ func TestDownloadCommandOverHTTP(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "bot.db")
 	args := []string{"download", "--symbol", "BTCUSDT", "--interval", "60m", "--from", "2024-01-01", "--to", "2024-01-22T00:00", "--db", db, "--base-url", ts.URL}
 	var out, errb bytes.Buffer
-	if err := run(t.Context(), args, &out, &errb); err != nil {
+	if err := botArgs(t.Context(), args, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
 	if want := "BTCUSDT 60m: 504 new bars in 2 requests, last bar 2024-01-21T23:00:00Z, into " + db + "\n"; out.String() != want {
@@ -102,7 +102,7 @@ func TestDownloadCommandOverHTTP(t *testing.T) {
 	}
 	out.Reset()
 	args[8] = "2024-02-01"
-	if err := run(t.Context(), args, &out, &errb); err != nil {
+	if err := botArgs(t.Context(), args, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	if want := "BTCUSDT 60m: 96 new bars in 1 requests, last bar 2024-01-25T23:00:00Z, into " + db + "\n"; out.String() != want {
@@ -127,11 +127,11 @@ func TestDownloadUsageErrors(t *testing.T) {
 		{[]string{"--symbol", "BTCUSDT", "--interval", "60m", "--from", "yesterday"}, `usage: download: --from: "yesterday" is not a time`},
 		{[]string{"--symbol", "BTCUSDT", "--interval", "60m", "--from", "2024-01-01", "--to", "x"}, `usage: download: --to: "x" is not a time`},
 		{[]string{"--symbol", "BTCUSDT", "--interval", "60m", "--from", "2024-01-01"}, "usage: download: --base-url is required"},
-		{[]string{"--bogus"}, "usage: download: flag provided but not defined: -bogus"},
+		{[]string{"--bogus"}, "usage: unknown flag: --bogus\nRun 'bot download --help' for usage."},
 	}
 	for _, tt := range tests {
-		err := downloadCmd(t.Context(), tt.args, &bytes.Buffer{}, &bytes.Buffer{})
-		if !errors.Is(err, errUsage) || !strings.HasPrefix(err.Error(), tt.want) || !strings.Contains(err.Error(), "usage: bot download") {
+		err := downloadArgs(t.Context(), tt.args, &bytes.Buffer{}, &bytes.Buffer{})
+		if !errors.Is(err, ErrUsage) || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%v: %v, want prefix %q", tt.args, err, tt.want)
 		}
 	}

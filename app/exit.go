@@ -1,15 +1,12 @@
-// Package cli is what spotbot's commands share: running under a context
-// that SIGINT and SIGTERM cancel, and one set of exit codes.
-package cli
+package app
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
+
+	"github.com/spf13/cobra"
 )
 
 // Exit codes of every command.
@@ -20,26 +17,14 @@ const (
 )
 
 // ErrUsage marks errors the user fixes by changing the command line or the
-// configuration: wrap it (fmt.Errorf("%w: ...", cli.ErrUsage)).
+// configuration: a command of one's own wraps it
+// (fmt.Errorf("%w: ...", app.ErrUsage)) to exit with ExitUsage.
 var ErrUsage = errors.New("usage")
 
-// Run is a command's body: its arguments (without the program name) and
-// output streams, under ctx.
-type Run func(ctx context.Context, args []string, stdout, stderr io.Writer) error
-
-// Main runs run with the process's arguments and streams under a context
-// that SIGINT and SIGTERM cancel, then exits with ExitCode's code.
-func Main(name string, run Run) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(ExitCode(name, err, os.Stderr))
-}
-
-// ExitCode returns the exit code for err and, when it is a failure, writes
+// exitCode returns the exit code for err and, when it is a failure, writes
 // it to w ("name: err", a usage error as it is). Cancellation (a signal) is
 // a clean exit.
-func ExitCode(name string, err error, w io.Writer) int {
+func exitCode(name string, err error, w io.Writer) int {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return ExitOK
 	}
@@ -51,4 +36,36 @@ func ExitCode(name string, err error, w io.Writer) int {
 	}
 	fmt.Fprintf(w, "%s: %v\n", name, err)
 	return ExitError
+}
+
+// runError wraps failures of a command's run itself, as opposed to cobra's
+// own complaints about the command line (unknown command or flag, wrong
+// arguments), which are all usage errors.
+type runError struct{ err error }
+
+func (e runError) Error() string { return e.err.Error() }
+func (e runError) Unwrap() error { return e.err }
+
+// runErrorsMarked annotates a command whose RunE already wraps its errors.
+const runErrorsMarked = "spotbot.app/run-errors"
+
+// markRunErrors wraps the RunE of every command of the tree, once, so
+// execute can tell what a run returned from what cobra returned.
+func markRunErrors(c *cobra.Command) {
+	if c.RunE != nil && c.Annotations[runErrorsMarked] == "" {
+		runE := c.RunE
+		c.RunE = func(c *cobra.Command, args []string) error {
+			if err := runE(c, args); err != nil {
+				return runError{err}
+			}
+			return nil
+		}
+		if c.Annotations == nil {
+			c.Annotations = map[string]string{}
+		}
+		c.Annotations[runErrorsMarked] = "yes"
+	}
+	for _, sub := range c.Commands() {
+		markRunErrors(sub)
+	}
 }

@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ func TestExitCode(t *testing.T) {
 		{errors.New("disk full"), ExitError, "tool: disk full\n"},
 	} {
 		var w bytes.Buffer
-		require.Equal(t, tt.code, ExitCode("tool", tt.err, &w), "%v", tt.err)
+		require.Equal(t, tt.code, exitCode("tool", tt.err, &w), "%v", tt.err)
 		require.Equal(t, tt.out, w.String())
 	}
 }

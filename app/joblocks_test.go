@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bytes"
@@ -34,7 +34,7 @@ func TestHoldJobLocks(t *testing.T) {
 	// Every scheduled instance is held: a manual run of each is refused.
 	for _, job := range []string{"dust", "rebal", "btc-dca"} {
 		var out, errOut bytes.Buffer
-		err := jobsCmd(t.Context(), []string{"run", job, "--config", "../../configs/jobs.yaml"}, &out, &errOut,
+		err := jobsArgs(t.Context(), []string{"run", job, "--config", "../configs/jobs.yaml"}, &out, &errOut,
 			[]string{"SPOTBOT_STORE__PATH=" + db}, exchange.SystemClock{})
 		want := fmt.Sprintf("jobs run: job %s: a run of this job is already in progress (bot run, pid %d; lock %s.locks/%s.lock)", job, os.Getpid(), db, job)
 		if !errors.Is(err, daemon.ErrJobRunning) || err.Error() != want {

@@ -1,14 +1,15 @@
-package main
+package app
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/daemon"
@@ -18,11 +19,24 @@ import (
 	"github.com/spotbot/spotbot/strategy"
 )
 
-const jobsUsage = `usage: bot jobs run <job> --config FILE [--schedule NAME]
-
-Runs one scheduled strategy instance's schedule once, now, against the
+// newJobsCmd is `bot jobs`, whose only subcommand is run.
+func newJobsCmd(prog string, d deps) *cobra.Command {
+	jobs := &cobra.Command{
+		Use:   "jobs",
+		Short: "Run a scheduled job once (jobs run JOB --config FILE)",
+		Long:  "jobs runs scheduled jobs by hand; its only subcommand is run.",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return fmt.Errorf("%w: jobs: the only subcommand is run\nRun '%s jobs run --help' for usage.", ErrUsage, prog)
+		},
+	}
+	var cfgPath, schedule string
+	run := &cobra.Command{
+		Use:   "run JOB --config FILE",
+		Short: "Run one scheduled strategy instance's schedule once, now",
+		Long: `run runs one scheduled strategy instance's schedule once, now, against the
 configured exchange, prints what it did (conversions, orders, outcome)
-and records the run in the store. <job> is an instance id or, when one
+and records the run in the store. JOB is an instance id or, when one
 instance has it, a strategy name (dust, rebalance, dca). The instance's
 only schedule runs unless --schedule names one.
   live          the REST client with the configured credentials
@@ -31,34 +45,29 @@ only schedule runs unless --schedule names one.
   paper-replay  the simulated exchange with account.balances, at the end
                 of data.source (market orders fill at the last close)
 A run of the same job already in progress, here or in a running bot on
-the same store, is refused.`
+the same store, is refused.`,
+		Example: "  " + prog + " jobs run dust --config configs/jobs.yaml\n  " + prog + " jobs run dust --config configs/jobs.yaml --schedule convert",
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runJob(c.Context(), d, args, cfgPath, schedule, c.OutOrStdout(), c.ErrOrStderr())
+		},
+	}
+	run.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	run.Flags().StringVar(&schedule, "schedule", "", "the schedule to run, when the instance has several")
+	jobs.AddCommand(run)
+	return jobs
+}
 
-// jobsCmd is `bot jobs`.
-func jobsCmd(ctx context.Context, args []string, stdout, stderr io.Writer, environ []string, clock exchange.Clock) error {
-	if len(args) == 0 || args[0] != "run" {
-		return fmt.Errorf("%w: jobs: the only subcommand is run\n%s", errUsage, jobsUsage)
+// runJob is `bot jobs run`.
+func runJob(ctx context.Context, d deps, args []string, cfgPath, schedule string, stdout, stderr io.Writer) error {
+	if len(args) > 1 {
+		return fmt.Errorf("%w: jobs run: unexpected %q", ErrUsage, args[1:])
 	}
-	args = args[1:]
-	var job string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		job, args = args[0], args[1:]
+	if len(args) == 0 || cfgPath == "" {
+		return fmt.Errorf("%w: jobs run: a job and --config FILE are required", ErrUsage)
 	}
-	fs := flag.NewFlagSet("jobs run", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	cfgPath := fs.String("config", "", "configuration file")
-	schedule := fs.String("schedule", "", "the schedule to run, when the instance has several")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: jobs run: %v\n%s", errUsage, err, jobsUsage)
-	}
-	if job == "" && fs.NArg() == 1 {
-		job = fs.Arg(0)
-	} else if fs.NArg() > 0 {
-		return fmt.Errorf("%w: jobs run: unexpected %q\n%s", errUsage, fs.Args(), jobsUsage)
-	}
-	if job == "" || *cfgPath == "" {
-		return fmt.Errorf("%w: jobs run: a job and --config FILE are required\n%s", errUsage, jobsUsage)
-	}
-	cfg, reg, err := loadConfig("jobs run", *cfgPath, environ, nil)
+	environ := d.environ()
+	cfg, err := loadConfig(d.reg, "jobs run", cfgPath, environ, nil)
 	if err != nil {
 		return err
 	}
@@ -66,8 +75,8 @@ func jobsCmd(ctx context.Context, args []string, stdout, stderr io.Writer, envir
 	if err != nil {
 		return err
 	}
-	j := jobRun{cfg: cfg, reg: reg, log: log, clock: clock, environ: environ, schedule: *schedule}
-	return j.run(ctx, job, stdout)
+	j := jobRun{cfg: cfg, reg: d.reg, log: log, clock: d.clock, environ: environ, schedule: schedule}
+	return j.run(ctx, args[0], stdout)
 }
 
 // jobRun is one `bot jobs run`.

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"fmt"
@@ -93,7 +93,7 @@ func TestJobsRunLive(t *testing.T) {
 	cfg, db := remoteConfig(t, "live", url)
 	env := []string{"SPOTBOT_API_KEY=" + remoteKey, "SPOTBOT_API_SECRET=" + remoteSecret}
 	var out, errOut strings.Builder
-	if err := jobsCmd(t.Context(), []string{"run", "dust", "--config", cfg}, &out, &errOut, env, x); err != nil {
+	if err := jobsArgs(t.Context(), []string{"run", "dust", "--config", cfg}, &out, &errOut, env, x); err != nil {
 		t.Fatalf("%v\n%s", err, errOut.String())
 	}
 	want := "job dust (dust), schedule convert, live (" + url + ") at 2024-06-01T03:00:00Z\n" +
@@ -118,7 +118,7 @@ func TestJobsRunLive(t *testing.T) {
 	}
 
 	out.Reset()
-	if err := jobsCmd(t.Context(), []string{"run", "btc-dca", "--config", cfg}, &out, &errOut, env, x); err != nil {
+	if err := jobsArgs(t.Context(), []string{"run", "btc-dca", "--config", cfg}, &out, &errOut, env, x); err != nil {
 		t.Fatalf("%v\n%s", err, errOut.String())
 	}
 	// The client order id: instance, the time in base-36 milliseconds, and
@@ -150,7 +150,7 @@ func TestJobsRunPaper(t *testing.T) {
 	x, url := remoteExchange(t)
 	cfg, db := remoteConfig(t, "paper", url)
 	var out, errOut strings.Builder
-	if err := jobsCmd(t.Context(), []string{"run", "dust", "--config", cfg}, &out, &errOut, nil, x); err != nil {
+	if err := jobsArgs(t.Context(), []string{"run", "dust", "--config", cfg}, &out, &errOut, nil, x); err != nil {
 		t.Fatalf("%v\n%s", err, errOut.String())
 	}
 	want := "job dust (dust), schedule convert, paper (simulated account, prices from " + url + ") at 2024-06-01T03:00:00Z\n" +

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"github.com/spotbot/spotbot/store"
 )
 
-const jobsConfig = "../../configs/jobs.yaml"
+const jobsConfig = "../configs/jobs.yaml"
 
 // dustBars writes hourly CSV bars in which configs/jobs.yaml's account
 // holds dust: 0.1 BTC at 40 USDT is 4 USDT, 1 ETH at 3 USDT is 3 USDT,
@@ -40,7 +40,7 @@ func dustBars(t *testing.T) string {
 func runJobs(t *testing.T, environ []string, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := jobsCmd(t.Context(), args, &out, &errOut, environ, exchange.SystemClock{})
+	err := jobsArgs(t.Context(), args, &out, &errOut, environ, exchange.SystemClock{})
 	return out.String(), errOut.String(), err
 }
 
@@ -156,8 +156,8 @@ func TestJobsRunErrors(t *testing.T) {
 		{"unknown", []string{"run", "nosuch", "--config", jobsConfig},
 			`jobs run: no instance or strategy "nosuch" in the configuration (instances: dust (dust), rebal (rebalance), btc-dca (dca))`, false},
 		{"ambiguous", []string{"run", "dca", "--config", twoDCA}, "jobs run: 2 instances run strategy dca (a, b): name one by its id", false},
-		{"no schedule", []string{"run", "btc-cross", "--config", "../../configs/paper.yaml"}, "jobs run: btc-cross (smacross) has no schedule to run", false},
-		{"backtest", []string{"run", "btc-cross", "--config", "../../configs/backtest.yaml"},
+		{"no schedule", []string{"run", "btc-cross", "--config", "../configs/paper.yaml"}, "jobs run: btc-cross (smacross) has no schedule to run", false},
+		{"backtest", []string{"run", "btc-cross", "--config", "../configs/backtest.yaml"},
 			"jobs run: mode: backtest configurations have no exchange to run a job against; use live, paper or paper-replay", false},
 		{"unknown schedule", []string{"run", "dust", "--schedule", "other", "--config", jobsConfig},
 			`jobs run: strategy dust: no schedule "other" (schedules: convert)`, false},
@@ -170,11 +170,11 @@ func TestJobsRunErrors(t *testing.T) {
 				t.Fatal("no error")
 			}
 			msg, _, _ := strings.Cut(err.Error(), "\n")
-			if errors.Is(err, errUsage) {
+			if errors.Is(err, ErrUsage) {
 				msg = strings.TrimPrefix(msg, "usage: ")
 			}
-			if msg != tc.want || errors.Is(err, errUsage) != tc.usage {
-				t.Errorf("err %q (usage %v)\nwant %q (usage %v)", msg, errors.Is(err, errUsage), tc.want, tc.usage)
+			if msg != tc.want || errors.Is(err, ErrUsage) != tc.usage {
+				t.Errorf("err %q (usage %v)\nwant %q (usage %v)", msg, errors.Is(err, ErrUsage), tc.want, tc.usage)
 			}
 		})
 	}

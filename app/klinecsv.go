@@ -1,66 +1,76 @@
-package main
+package app
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/store"
 )
 
-const importUsage = `usage: bot import --csv FILE --symbol BTCUSDT --interval 60m --db spotbot.db [--skip-bad]
-
-Imports klines from a CSV file (header open_time_ms,open,high,low,close,volume)
+// newImportCmd is `bot import`.
+func newImportCmd(prog string) *cobra.Command {
+	var f importFlags
+	c := &cobra.Command{
+		Use:   "import --csv FILE --symbol SYMBOL --interval IV",
+		Short: "Load klines from a CSV file into the store",
+		Long: `import loads klines from a CSV file (header open_time_ms,open,high,low,close,volume)
 into the store. Every row is checked; a bad row stops the import, naming its
-line, unless --skip-bad skips and lists bad rows. Gaps are reported.`
-
-const exportUsage = `usage: bot export --symbol BTCUSDT --interval 60m --db spotbot.db [--from T] [--to T] [--csv FILE]
-
-Writes stored klines as CSV (header open_time_ms,open,high,low,close,volume)
-to FILE, or to standard output.`
-
-// importCmd parses the flags of bot import and runs it.
-func importCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	file := fs.String("csv", "", "CSV file to import")
-	symbol := fs.String("symbol", "", "symbol the bars belong to")
-	interval := fs.String("interval", "", "interval of the bars")
-	db := fs.String("db", "spotbot.db", "database file")
-	skipBad := fs.Bool("skip-bad", false, "skip bad rows instead of stopping")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: import: %v\n%s", errUsage, err, importUsage)
+line, unless --skip-bad skips and lists bad rows. Gaps are reported.`,
+		Example: "  " + prog + " import --csv btc-1h.csv --symbol BTCUSDT --interval 60m --db spotbot.db",
+		Args:    noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return importFile(c.Context(), f, c.OutOrStdout(), c.ErrOrStderr())
+		},
 	}
-	iv, err := exchange.ParseInterval(*interval)
+	fs := c.Flags()
+	fs.StringVar(&f.file, "csv", "", "CSV file to import (required)")
+	fs.StringVar(&f.symbol, "symbol", "", "symbol the bars belong to (required)")
+	fs.StringVar(&f.interval, "interval", "", "interval of the bars (required)")
+	fs.StringVar(&f.db, "db", "spotbot.db", "database file")
+	fs.BoolVar(&f.skipBad, "skip-bad", false, "skip bad rows instead of stopping")
+	return c
+}
+
+// importFlags are the flags of `bot import`.
+type importFlags struct {
+	file, symbol, interval, db string
+	skipBad                    bool
+}
+
+// importFile checks the flags of bot import and runs it.
+func importFile(ctx context.Context, o importFlags, stdout, stderr io.Writer) error {
+	iv, err := exchange.ParseInterval(o.interval)
 	switch {
-	case *file == "":
+	case o.file == "":
 		err = errors.New("--csv is required")
-	case *symbol == "":
+	case o.symbol == "":
 		err = errors.New("--symbol is required")
 	case err != nil:
 		err = fmt.Errorf("--interval: %w", err)
 	}
 	if err != nil {
-		return fmt.Errorf("%w: import: %v\n%s", errUsage, err, importUsage)
+		return fmt.Errorf("%w: import: %v", ErrUsage, err)
 	}
-	f, err := os.Open(*file)
+	f, err := os.Open(o.file)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	st, err := store.Open(ctx, *db)
+	st, err := store.Open(ctx, o.db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	return importCSV(ctx, st, f, *file, strings.ToUpper(*symbol), iv, *skipBad, stdout, stderr)
+	return importCSV(ctx, st, f, o.file, strings.ToUpper(o.symbol), iv, o.skipBad, stdout, stderr)
 }
 
 // importCSV reads, validates and stores one CSV file. Nothing is stored
@@ -93,58 +103,76 @@ func importCSV(ctx context.Context, st *store.Store, r io.Reader, name, symbol s
 	return nil
 }
 
-// exportCmd parses the flags of bot export and runs it.
-func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	file := fs.String("csv", "", "output file (default: standard output)")
-	symbol := fs.String("symbol", "", "symbol")
-	interval := fs.String("interval", "", "interval")
-	from := fs.String("from", "", "first open time (UTC)")
-	to := fs.String("to", "", "end, exclusive (UTC)")
-	db := fs.String("db", "spotbot.db", "database file")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: export: %v\n%s", errUsage, err, exportUsage)
+// newExportCmd is `bot export`.
+func newExportCmd(prog string) *cobra.Command {
+	var f exportFlags
+	c := &cobra.Command{
+		Use:   "export --symbol SYMBOL --interval IV",
+		Short: "Write stored klines as CSV",
+		Long: `export writes stored klines as CSV (header open_time_ms,open,high,low,close,volume)
+to the --csv file, or to standard output.`,
+		Example: "  " + prog + " export --symbol BTCUSDT --interval 60m --db spotbot.db --from 2024-01-01 --csv btc-1h.csv",
+		Args:    noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return exportKlines(c.Context(), f, c.OutOrStdout(), c.ErrOrStderr())
+		},
 	}
-	iv, err := exchange.ParseInterval(*interval)
-	if *symbol == "" {
+	fs := c.Flags()
+	fs.StringVar(&f.file, "csv", "", "output file (default: standard output)")
+	fs.StringVar(&f.symbol, "symbol", "", "symbol (required)")
+	fs.StringVar(&f.interval, "interval", "", "interval (required)")
+	fs.StringVar(&f.from, "from", "", "first open time (UTC)")
+	fs.StringVar(&f.to, "to", "", "end, exclusive (UTC)")
+	fs.StringVar(&f.db, "db", "spotbot.db", "database file")
+	return c
+}
+
+// exportFlags are the flags of `bot export`.
+type exportFlags struct {
+	file, symbol, interval, from, to, db string
+}
+
+// exportKlines checks the flags of bot export and runs it.
+func exportKlines(ctx context.Context, o exportFlags, stdout, stderr io.Writer) error {
+	iv, err := exchange.ParseInterval(o.interval)
+	if o.symbol == "" {
 		err = errors.New("--symbol is required")
 	} else if err != nil {
 		err = fmt.Errorf("--interval: %w", err)
 	}
 	var fromT, toT time.Time
-	if err == nil && *from != "" {
-		if fromT, err = parseTime(*from); err != nil {
+	if err == nil && o.from != "" {
+		if fromT, err = parseTime(o.from); err != nil {
 			err = fmt.Errorf("--from: %w", err)
 		}
 	}
-	if err == nil && *to != "" {
-		if toT, err = parseTime(*to); err != nil {
+	if err == nil && o.to != "" {
+		if toT, err = parseTime(o.to); err != nil {
 			err = fmt.Errorf("--to: %w", err)
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("%w: export: %v\n%s", errUsage, err, exportUsage)
+		return fmt.Errorf("%w: export: %v", ErrUsage, err)
 	}
-	if _, statErr := os.Stat(*db); statErr != nil {
+	if _, statErr := os.Stat(o.db); statErr != nil {
 		return fmt.Errorf("export: %w", statErr)
 	}
-	st, err := store.Open(ctx, *db, store.ReadOnly())
+	st, err := store.Open(ctx, o.db, store.ReadOnly())
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	ks, err := st.Klines(ctx, strings.ToUpper(*symbol), iv, fromT, toT)
+	ks, err := st.Klines(ctx, strings.ToUpper(o.symbol), iv, fromT, toT)
 	if err != nil {
 		return err
 	}
 	if len(ks) == 0 {
-		return fmt.Errorf("export: no %s %s bars stored in the range", strings.ToUpper(*symbol), iv)
+		return fmt.Errorf("export: no %s %s bars stored in the range", strings.ToUpper(o.symbol), iv)
 	}
-	if *file == "" {
+	if o.file == "" {
 		return marketdata.WriteCSV(stdout, ks)
 	}
-	f, err := os.Create(*file)
+	f, err := os.Create(o.file)
 	if err != nil {
 		return err
 	}
@@ -155,6 +183,6 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "exported %d bars to %s\n", len(ks), *file)
+	fmt.Fprintf(stderr, "exported %d bars to %s\n", len(ks), o.file)
 	return nil
 }

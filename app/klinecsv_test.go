@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ func TestImportAndExport(t *testing.T) {
 	db := filepath.Join(dir, "bot.db")
 	os.WriteFile(csv, []byte(goodCSV), 0o644)
 	var out, errb bytes.Buffer
-	if err := run(t.Context(), []string{"import", "--csv", csv, "--symbol", "btcusdt", "--interval", "1h", "--db", db}, &out, &errb); err != nil {
+	if err := botArgs(t.Context(), []string{"import", "--csv", csv, "--symbol", "btcusdt", "--interval", "1h", "--db", db}, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	want := "imported 3 bars of BTCUSDT 60m from " + csv + " (3 new, 0 already stored, 0 bad rows skipped)\n" +
@@ -39,7 +39,7 @@ func TestImportAndExport(t *testing.T) {
 		t.Errorf("import output:\n%s\nwant\n%s", out.String(), want)
 	}
 	out.Reset()
-	if err := run(t.Context(), []string{"export", "--symbol", "BTCUSDT", "--interval", "60m", "--db", db}, &out, &errb); err != nil {
+	if err := botArgs(t.Context(), []string{"export", "--symbol", "BTCUSDT", "--interval", "60m", "--db", db}, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != goodCSV {
@@ -47,7 +47,7 @@ func TestImportAndExport(t *testing.T) {
 	}
 	file := filepath.Join(dir, "out.csv")
 	errb.Reset()
-	if err := run(t.Context(), []string{"export", "--symbol", "BTCUSDT", "--interval", "60m", "--db", db, "--from", "2024-01-01T01:00", "--csv", file}, &out, &errb); err != nil {
+	if err := botArgs(t.Context(), []string{"export", "--symbol", "BTCUSDT", "--interval", "60m", "--db", db, "--from", "2024-01-01T01:00", "--csv", file}, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(file)
@@ -57,7 +57,7 @@ func TestImportAndExport(t *testing.T) {
 	if errb.String() != "exported 2 bars to "+file+"\n" {
 		t.Errorf("export message %q", errb.String())
 	}
-	err := run(t.Context(), []string{"export", "--symbol", "ETHUSDT", "--interval", "60m", "--db", db}, &out, &errb)
+	err := botArgs(t.Context(), []string{"export", "--symbol", "ETHUSDT", "--interval", "60m", "--db", db}, &out, &errb)
 	if err == nil || err.Error() != "export: no ETHUSDT 60m bars stored in the range" {
 		t.Errorf("export of nothing: %v", err)
 	}
@@ -102,12 +102,12 @@ func TestImportUsageErrors(t *testing.T) {
 		{[]string{"--csv", "x.csv", "--symbol", "BTCUSDT", "--interval", "7m"}, `usage: import: --interval: unknown interval "7m"`},
 	}
 	for _, tt := range tests {
-		err := importCmd(t.Context(), tt.args, &bytes.Buffer{}, &bytes.Buffer{})
-		if !errors.Is(err, errUsage) || !strings.HasPrefix(err.Error(), tt.want) {
+		err := importArgs(t.Context(), tt.args, &bytes.Buffer{}, &bytes.Buffer{})
+		if !errors.Is(err, ErrUsage) || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%v: %v, want prefix %q", tt.args, err, tt.want)
 		}
 	}
-	err := exportCmd(t.Context(), []string{"--symbol", "BTCUSDT", "--interval", "60m", "--db", filepath.Join(t.TempDir(), "none.db")}, &bytes.Buffer{}, &bytes.Buffer{})
+	err := exportArgs(t.Context(), []string{"--symbol", "BTCUSDT", "--interval", "60m", "--db", filepath.Join(t.TempDir(), "none.db")}, &bytes.Buffer{}, &bytes.Buffer{})
 	if !errors.Is(err, os.ErrNotExist) || !strings.HasPrefix(err.Error(), "export: stat ") {
 		t.Errorf("export of a missing database: %v", err)
 	}

@@ -1,9 +1,8 @@
-package main
+package app
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -12,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/spotbot/spotbot/configs"
 	"github.com/spotbot/spotbot/exchange"
@@ -22,36 +23,48 @@ import (
 // simAdminTokenEnv names the variable holding the admin API's token.
 const simAdminTokenEnv = "SPOTBOT_SIM_ADMIN_TOKEN"
 
-const simServerUsage = `usage: bot sim-server [--listen 127.0.0.1:8080] [--config configs/sim.yaml]
-                      [--admin-listen 127.0.0.1:8081] [--speed N]
-
-Serves the exchange's REST interface over the simulated exchange, with the
-symbols, balances and API keys of the config (the embedded configs/sim.yaml
-by default), replaying klines at the configured speed. --admin-listen adds
-the control API (credit, feed klines, move the clock, faults) on its own
-listener; with $` + simAdminTokenEnv + ` set it requires that bearer token.`
-
-// runSimServer is `bot sim-server`: it runs until ctx ends (SIGINT or
+// newSimServerCmd is `bot sim-server`: it runs until ctx ends (SIGINT or
 // SIGTERM), then shuts the listeners down and returns nil.
-func runSimServer(ctx context.Context, args []string, stdout io.Writer, environ []string) error {
-	fs := flag.NewFlagSet("sim-server", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	listen := fs.String("listen", "127.0.0.1:8080", "address of the exchange API")
-	cfgPath := fs.String("config", "", "sim config file (default: the embedded configs/sim.yaml)")
-	adminAddr := fs.String("admin-listen", "", "address of the admin API (off when empty)")
-	speed := fs.Float64("speed", -1, "replay speed, overriding replay.speed (0: every bar at once)")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: sim-server: %v\n%s", errUsage, err, simServerUsage)
+func newSimServerCmd(prog string, d deps) *cobra.Command {
+	var o simServerFlags
+	c := &cobra.Command{
+		Use:   "sim-server",
+		Short: "Serve the exchange interface over the simulated exchange",
+		Long: `sim-server serves the exchange's REST interface over the simulated exchange,
+with the symbols, balances and API keys of the config (the embedded
+configs/sim.yaml by default), replaying klines at the configured speed.
+--admin-listen adds the control API (credit, feed klines, move the clock,
+faults) on its own listener; with $` + simAdminTokenEnv + ` set it requires that
+bearer token.`,
+		Example: `  SPOTBOT_SIM_SECRET=any-secret-of-32-characters-or-more \
+    ` + prog + ` sim-server --config configs/sim.yaml --listen 127.0.0.1:8080 --admin-listen 127.0.0.1:8081`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runSimServer(c.Context(), o, c.OutOrStdout(), d.environ())
+		},
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: sim-server: unexpected argument %q\n%s", errUsage, fs.Arg(0), simServerUsage)
-	}
+	fs := c.Flags()
+	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "address of the exchange API")
+	fs.StringVar(&o.config, "config", "", "sim config file (default: the embedded configs/sim.yaml)")
+	fs.StringVar(&o.admin, "admin-listen", "", "address of the admin API (off when empty)")
+	fs.Float64Var(&o.speed, "speed", -1, "replay speed, overriding replay.speed (0: every bar at once)")
+	return c
+}
+
+// simServerFlags are the flags of `bot sim-server`.
+type simServerFlags struct {
+	listen, config, admin string
+	speed                 float64
+}
+
+// runSimServer is `bot sim-server`.
+func runSimServer(ctx context.Context, o simServerFlags, stdout io.Writer, environ []string) error {
 	var text []byte
 	var err error
-	if *cfgPath == "" {
+	if o.config == "" {
 		text, err = configs.FS.ReadFile("sim.yaml")
 	} else {
-		text, err = os.ReadFile(*cfgPath)
+		text, err = os.ReadFile(o.config)
 	}
 	if err != nil {
 		return fmt.Errorf("sim-server: %w", err)
@@ -60,14 +73,14 @@ func runSimServer(ctx context.Context, args []string, stdout io.Writer, environ 
 	if err != nil {
 		return err
 	}
-	if *speed >= 0 {
-		cfg.Replay.Speed = *speed
+	if o.speed >= 0 {
+		cfg.Replay.Speed = o.speed
 	}
 	run, err := buildSimServer(cfg, environ)
 	if err != nil {
 		return err
 	}
-	return run.serve(ctx, *listen, *adminAddr, environ, stdout)
+	return run.serve(ctx, o.listen, o.admin, environ, stdout)
 }
 
 // simRun is a configured server, ready to listen.

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bufio"
@@ -28,7 +28,7 @@ func startSimServer(t *testing.T, environ []string, args ...string) (lines []str
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		err := runSimServer(ctx, args, pw, environ)
+		err := simServerArgs(ctx, args, pw, environ)
 		pw.CloseWithError(io.EOF)
 		done <- err
 	}()
@@ -152,12 +152,12 @@ func TestSimServerConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		path := write(strings.ReplaceAll(tt.name, " ", "_")+".yaml", tt.yaml)
-		err := runSimServer(t.Context(), []string{"--listen", "127.0.0.1:0", "--config", path}, io.Discard, tt.environ)
+		err := simServerArgs(t.Context(), []string{"--listen", "127.0.0.1:0", "--config", path}, io.Discard, tt.environ)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
 		}
 	}
-	if err := runSimServer(t.Context(), []string{"--nope"}, io.Discard, nil); !errors.Is(err, errUsage) {
+	if err := simServerArgs(t.Context(), []string{"--nope"}, io.Discard, nil); !errors.Is(err, ErrUsage) {
 		t.Errorf("unknown flag: %v", err)
 	}
 }
