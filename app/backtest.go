@@ -124,6 +124,7 @@ Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
 			return single(c.Context(), d.reg, &rf, c.OutOrStdout(), c.ErrOrStderr())
 		},
 	}
+	root.SuggestionsMinimumDistance = 2
 	rf.register(root)
 
 	var runF runFlags

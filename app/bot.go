@@ -31,7 +31,7 @@ Exit codes: 0 done or interrupted, 1 failed, 2 bad usage or configuration.`,
 		newRunCmd(prog, d),
 		newCheckCmd(prog, d),
 		newJobsCmd(prog, d),
-		newEndpointsCmd(),
+		newEndpointsCmd(prog),
 		newSimServerCmd(prog, d),
 		newDownloadCmd(prog),
 		newImportCmd(prog),
@@ -41,15 +41,16 @@ Exit codes: 0 done or interrupted, 1 failed, 2 bad usage or configuration.`,
 	return root
 }
 
-func newEndpointsCmd() *cobra.Command {
+func newEndpointsCmd(prog string) *cobra.Command {
 	return &cobra.Command{
 		Use:   "endpoints",
 		Short: "List every endpoint of the exchange interface",
 		Long: `endpoints lists every endpoint of the exchange interface with its security,
 permission, request weight and rate pools, as the client and the simulated
 server know them.`,
-		Args: noArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return printEndpoints(c.OutOrStdout()) },
+		Example: "  " + prog + " endpoints",
+		Args:    noArgs,
+		RunE:    func(c *cobra.Command, _ []string) error { return printEndpoints(c.OutOrStdout()) },
 	}
 }
 

@@ -36,8 +36,8 @@ configs/sim.yaml by default), replaying klines at the configured speed.
 --admin-listen adds the control API (credit, feed klines, move the clock,
 faults) on its own listener; with $` + simAdminTokenEnv + ` set it requires that
 bearer token.`,
-		Example: `  SPOTBOT_SIM_SECRET=any-secret-of-32-characters-or-more \
-    ` + prog + ` sim-server --config configs/sim.yaml --listen 127.0.0.1:8080 --admin-listen 127.0.0.1:8081`,
+		Example: "  export SPOTBOT_SIM_SECRET=any-secret-of-32-characters-or-more\n" +
+			"  " + prog + " sim-server --config configs/sim.yaml --listen 127.0.0.1:8080 --admin-listen 127.0.0.1:8081",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runSimServer(c.Context(), o, c.OutOrStdout(), d.environ())
