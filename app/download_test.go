@@ -156,3 +156,29 @@ func TestParseTime(t *testing.T) {
 		}
 	}
 }
+
+// --symbol given twice (or as a list) downloads each symbol in turn: the
+// first is stored and reported before the second, which the exchange
+// does not list, fails.
+func TestDownloadSeveralSymbols(t *testing.T) {
+	t.Parallel()
+	x := simWith600Bars(t)
+	srv, err := simserver.New(x, simserver.Options{Clock: x})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	for _, symbols := range [][]string{{"--symbol", "btcusdt", "--symbol", "NOPEUSDT"}, {"--symbol", "btcusdt,NOPEUSDT"}} {
+		db := filepath.Join(t.TempDir(), "bot.db")
+		var out, errb bytes.Buffer
+		err = downloadArgs(t.Context(), append(symbols, "--interval", "60m", "--from", "2024-01-25", "--to", "2024-01-26",
+			"--db", db, "--base-url", ts.URL), &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), `download NOPEUSDT 60m interrupted`) || !strings.Contains(err.Error(), `invalid symbol "NOPEUSDT"`) {
+			t.Errorf("%v: %v", symbols, err)
+		}
+		if want := "BTCUSDT 60m: 24 new bars in 1 requests, last bar 2024-01-25T23:00:00Z, into " + db + "\n"; out.String() != want {
+			t.Errorf("%v: output %q, want %q", symbols, out.String(), want)
+		}
+	}
+}
