@@ -126,7 +126,7 @@ func New(t TB, opts Options) *Harness {
 	logs := &strings.Builder{}
 	h := &Harness{t: t, X: x, Journal: strategy.NewMemoryJournal(), Logs: logs, clock: &clock{t: opts.Start},
 		rec: &recorder{Trader: x.Master()}, iv: iv}
-	h.RT, err = strategy.New(strategy.Options{Trader: h.rec, Gate: gate, Journal: h.Journal, Clock: h.clock,
+	h.RT, err = strategy.New(strategy.Options{Trader: h.rec, Events: x.Master(), Gate: gate, Journal: h.Journal, Clock: h.clock,
 		Logger: slog.New(slog.NewTextHandler(&lockedWriter{b: logs}, &slog.HandlerOptions{
 			ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 				if a.Key == slog.TimeKey {

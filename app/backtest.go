@@ -1,0 +1,290 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spotbot/spotbot/backtest"
+	"github.com/spotbot/spotbot/config"
+	"github.com/spotbot/spotbot/configs"
+	"github.com/spotbot/spotbot/strategy"
+)
+
+// runFlags are the flags shared by run, sweep and walkforward: the config
+// and the overrides of its fields.
+type runFlags struct {
+	config   string
+	from, to string
+	fill     string
+	market   string
+	slippage string
+	ticks    string
+	out      string
+	noHTML   bool
+	db       string
+	noStore  bool
+}
+
+func (f *runFlags) register(c *cobra.Command) {
+	fs := c.Flags()
+	fs.StringVar(&f.config, "config", "", "configuration file (default: the embedded configs/backtest.yaml)")
+	fs.StringVar(&f.from, "from", "", "first bar, YYYY-MM-DD or RFC 3339 (overrides data.from)")
+	fs.StringVar(&f.to, "to", "", "end of the data, exclusive (overrides data.to)")
+	fs.StringVar(&f.fill, "fill", "", "resting limit fills: trade-through or touch (overrides sim.fill)")
+	fs.StringVar(&f.market, "market", "", "market order fills: next-open or close (overrides sim.market)")
+	fs.StringVar(&f.slippage, "slippage-bps", "", "slippage of market and crossing fills in basis points (overrides sim.slippage_bps)")
+	fs.StringVar(&f.ticks, "slippage-ticks", "", "further slippage in price ticks (overrides sim.slippage_ticks)")
+	fs.StringVar(&f.out, "out", "", "report directory (overrides report.dir)")
+	fs.BoolVar(&f.noHTML, "no-html", false, "do not write report.html")
+	fs.StringVar(&f.db, "db", "", "database the runs are recorded in (overrides store.path)")
+	fs.BoolVar(&f.noStore, "no-store", false, "do not record the runs in the database")
+}
+
+// source is what a run was loaded from, kept with the run in the store so
+// "backtest report RUN --out DIR" can run it again.
+type source struct {
+	YAML      string         `json:"yaml"`
+	Overrides map[string]any `json:"overrides"`
+}
+
+// load reads the configuration with the flags laid over it and builds the
+// backtest spec.
+func (f *runFlags) load(reg *strategy.Registry) (*config.Config, backtest.Spec, source, error) {
+	over := map[string]any{}
+	for k, v := range map[string]string{"data.from": f.from, "data.to": f.to, "sim.fill": f.fill, "sim.market": f.market,
+		"sim.slippage_bps": f.slippage, "sim.slippage_ticks": f.ticks, "report.dir": f.out, "store.path": f.db} {
+		if v != "" {
+			over[k] = v
+		}
+	}
+	if f.noHTML {
+		over["report.html"] = false
+	}
+	var text []byte
+	name := f.config
+	if name == "" {
+		name = "configs/backtest.yaml (embedded)"
+		var err error
+		if text, err = configs.FS.ReadFile("backtest.yaml"); err != nil {
+			return nil, backtest.Spec{}, source{}, err
+		}
+	} else {
+		var err error
+		if text, err = os.ReadFile(f.config); err != nil {
+			return nil, backtest.Spec{}, source{}, fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+	}
+	src := source{YAML: string(text), Overrides: over}
+	c, s, err := src.load(reg)
+	if err != nil {
+		return nil, backtest.Spec{}, src, fmt.Errorf("%w: %s: %v", ErrUsage, name, err)
+	}
+	return c, s, src, nil
+}
+
+// load builds the configuration and spec a source describes over the
+// strategies of reg.
+func (src source) load(reg *strategy.Registry) (*config.Config, backtest.Spec, error) {
+	c, err := config.Load([]byte(src.YAML), os.Environ(), src.Overrides, reg)
+	if err != nil {
+		return nil, backtest.Spec{}, err
+	}
+	s, err := backtest.FromConfig(c, reg)
+	if err != nil {
+		return nil, backtest.Spec{}, err
+	}
+	return c, s, nil
+}
+
+// newBacktest builds the backtest tree, its examples naming the program
+// prog ("backtest", or "mybot backtest" as a subcommand group).
+func newBacktest(prog string, d deps) *cobra.Command {
+	var rf runFlags
+	name := prog[strings.LastIndex(prog, " ")+1:]
+	root := &cobra.Command{
+		Use:   name,
+		Short: "Backtest spotbot strategies over historical klines",
+		Long: name + ` runs spotbot strategies over historical klines against the simulated
+exchange, with the same risk gate, precision and fill model as paper trading.
+
+With no command it backtests the configuration of --config (by default the
+built-in smacross strategy on the embedded sample data), prints a summary and
+writes report.html.
+
+Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return single(c.Context(), d.reg, &rf, c.OutOrStdout(), c.ErrOrStderr())
+		},
+	}
+	root.SuggestionsMinimumDistance = 2
+	rf.register(root)
+
+	var runF runFlags
+	runCmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run one backtest from a configuration",
+		Example: "  " + prog + " run --config configs/backtest.yaml\n  " +
+			prog + " run --config my.yaml --from 2021-01-01 --fill touch --out reports/",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return single(c.Context(), d.reg, &runF, c.OutOrStdout(), c.ErrOrStderr())
+		},
+	}
+	runF.register(runCmd)
+	root.AddCommand(runCmd, newSweep(prog, d), newWalkForward(prog, d), newReport(prog, d))
+	return root
+}
+
+// single runs one backtest, writes its reports and records it.
+func single(ctx context.Context, reg *strategy.Registry, rf *runFlags, stdout, stderr io.Writer) error {
+	c, s, src, err := rf.load(reg)
+	if err != nil {
+		return err
+	}
+	started := time.Now()
+	p := newProgress(stderr, "backtest")
+	s.Progress = p.update
+	res, err := backtest.Run(ctx, s)
+	p.finish()
+	if err != nil {
+		return err
+	}
+	title := instancesTitle(c)
+	rep := backtest.NewReport(title, s, res)
+	if err := rep.WriteSummary(stdout); err != nil {
+		return err
+	}
+	if err := writeReports(c.Report, rep, s, res, stdout); err != nil {
+		return err
+	}
+	if rf.noStore {
+		return nil
+	}
+	rec, err := openRecorder(ctx, c.Store.Path, src)
+	if err != nil {
+		return err
+	}
+	defer rec.close()
+	id, err := rec.record(ctx, title, started, instancesParams(c), res.Metrics, c.Report.Dir)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "recorded run %d in %s (backtest report %d --db %s)\n", id, c.Store.Path, id, c.Store.Path)
+	return nil
+}
+
+func instancesTitle(c *config.Config) string {
+	t := ""
+	for i, in := range c.Strategies {
+		if i > 0 {
+			t += ", "
+		}
+		t += in.ID + " (" + in.Name + ")"
+	}
+	return t
+}
+
+// writeReports writes report.json, trades.csv, equity.csv and, unless
+// disabled, report.html into the report directory, and prints their paths.
+func writeReports(rc config.Report, rep backtest.Report, s backtest.Spec, res *backtest.Result, stdout io.Writer) error {
+	dir := rc.Dir
+	if dir == "" {
+		dir = "."
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	files := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"report.json", rep.WriteJSON},
+		{"trades.csv", rep.WriteTradesCSV},
+		{"equity.csv", func(w io.Writer) error { return backtest.WriteEquityCSV(w, res) }},
+	}
+	if rc.HTML {
+		files = append(files, struct {
+			name  string
+			write func(io.Writer) error
+		}{"report.html", func(w io.Writer) error { return backtest.WriteHTML(w, rep, s, res) }})
+	}
+	fmt.Fprintln(stdout)
+	for _, f := range files {
+		path := filepath.Join(dir, f.name)
+		if err := writeFile(path, f.write); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", path)
+	}
+	return nil
+}
+
+// writeFile writes through a temporary file and renames it into place, so a
+// reader never sees half a report.
+func writeFile(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp makes 0600
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// progress draws a progress line on a terminal for runs longer than a
+// second, and nothing when stderr is not a terminal.
+type progress struct {
+	w       io.Writer
+	label   string
+	tty     bool
+	start   time.Time
+	shown   bool
+	lastPct int
+}
+
+func newProgress(w io.Writer, label string) *progress {
+	return &progress{w: w, label: label, tty: isTerminal(w), start: time.Now(), lastPct: -1}
+}
+
+func (p *progress) update(done, total int) {
+	if !p.tty || total == 0 || time.Since(p.start) < time.Second {
+		return
+	}
+	pct := done * 100 / total
+	if pct == p.lastPct {
+		return
+	}
+	p.lastPct, p.shown = pct, true
+	const width = 30
+	bar := make([]byte, width)
+	for i := range bar {
+		bar[i] = ' '
+		if i < pct*width/100 {
+			bar[i] = '='
+		}
+	}
+	fmt.Fprintf(p.w, "\r%s [%s] %3d%% %d/%d bars", p.label, bar, pct, done, total)
+}
+
+func (p *progress) finish() {
+	if p.shown {
+		fmt.Fprintln(p.w)
+	}
+}

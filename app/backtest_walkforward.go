@@ -1,0 +1,68 @@
+package app
+
+import (
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spotbot/spotbot/backtest"
+)
+
+func newWalkForward(prog string, d deps) *cobra.Command {
+	var rf runFlags
+	var params []string
+	var objective string
+	var train, test time.Duration
+	var workers int
+	c := &cobra.Command{
+		Use:   "walkforward",
+		Short: "Optimise on rolling in-sample windows and test out of sample",
+		Long: `walkforward sweeps the parameters on each in-sample window, runs the best
+combination on the out-of-sample window that follows, rolls forward by the
+test length, and reports each window and the chained out-of-sample result.`,
+		Example: "  " + prog + " walkforward --param fast=5:20:5 --param slow=30,50,80 --train 1440h --test 360h",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			stdout := cmd.OutOrStdout()
+			ps, obj, err := parseSearch(params, objective)
+			if err != nil {
+				return err
+			}
+			_, spec, _, err := rf.load(d.reg)
+			if err != nil {
+				return err
+			}
+			// Many short-lived values over the loaded bars: see SweepMemory.
+			_, restore := backtest.SweepMemory()
+			defer restore()
+			res, err := backtest.WalkForward(cmd.Context(), spec, backtest.WalkForwardOptions{Params: ps, Objective: obj,
+				Train: train, Test: test, Workers: workers})
+			if err != nil {
+				return fmt.Errorf("%w (check --train and --test)", err)
+			}
+			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "test from\ttest to\tbest params\tin-sample score\tout-of-sample return %\ttrades")
+			for _, w := range res.Windows {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%.4f\t%.2f\t%d\n", w.TestFrom.Format(time.DateOnly), w.TestTo.Format(time.DateOnly),
+					w.Best, w.TrainScore, w.Test.ReturnPct, w.Test.Trades)
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			m := res.Aggregate
+			fmt.Fprintf(stdout, "\nout of sample, chained: return %.2f%%, sharpe %.3f, max drawdown %.2f%%, %d trades, equity %s → %s\n",
+				m.ReturnPct, m.Sharpe, m.MaxDrawdownPct, m.Trades, m.EquityStart, m.EquityFinal)
+			return nil
+		},
+	}
+	rf.register(c)
+	fs := c.Flags()
+	fs.StringArrayVar(&params, "param", nil, "a parameter to optimise: name=v1,v2,... or name=lo:hi:step (repeatable)")
+	fs.StringVar(&objective, "objective", "sharpe", "what to maximise in sample")
+	fs.DurationVar(&train, "train", 60*24*time.Hour, "in-sample window length")
+	fs.DurationVar(&test, "test", 15*24*time.Hour, "out-of-sample window length")
+	fs.IntVar(&workers, "workers", 0, "parallel runs (default: all cores)")
+	return c
+}

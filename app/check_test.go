@@ -1,0 +1,226 @@
+package app
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spotbot/spotbot/configs"
+)
+
+// checkEnv holds credentials for live.yaml, as an operator's environment
+// would; simEnv the simulated exchange's secret for sim.yaml. They are kept
+// apart: the bot reads every SPOTBOT_ variable as a configuration override,
+// and sim_secret is none.
+var (
+	checkEnv = []string{"SPOTBOT_API_KEY=key-AKIA-visible-nowhere", "SPOTBOT_API_SECRET=secret-Zq9-visible-nowhere", "HOME=/nonexistent"}
+	simEnv   = []string{"SPOTBOT_SIM_SECRET=" + strings.Repeat("s", 40)}
+)
+
+func runCheck(t *testing.T, path string, environ []string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := checkArgs(t.Context(), []string{"--config", path}, &out, environ)
+	code := exitCode("bot", err, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "bot.yaml")
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Every example configuration passes `bot check`, so none rots.
+func TestCheckEveryExampleConfig(t *testing.T) {
+	t.Parallel()
+	names, err := fs.Glob(configs.FS, "*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) < 6 {
+		t.Fatalf("only %d example configs: %v", len(names), names)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join("..", "configs", name)
+			env := checkEnv
+			if name == "sim.yaml" {
+				env = simEnv
+			}
+			out, errOut, code := runCheck(t, path, env)
+			if code != ExitOK || errOut != "" {
+				t.Fatalf("exit %d\n%s", code, errOut)
+			}
+			if first, _, _ := strings.Cut(out, "\n"); !strings.HasPrefix(first, path+": ok") {
+				t.Errorf("first line %q", first)
+			}
+			for _, s := range []string{"key-AKIA-visible-nowhere", "secret-Zq9-visible-nowhere", strings.Repeat("s", 40)} {
+				if strings.Contains(out+errOut, s) {
+					t.Errorf("a secret was printed:\n%s", out)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckSummary(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, want string
+		environ    []string
+	}{
+		{"paper.yaml", `../configs/paper.yaml: ok
+mode:         paper-replay (data: sample 1h)
+strategies:   2
+  btc-cross   smacross  BTCUSDT 1h
+  eth-grid    grid      ETHUSDT 1h
+symbols:      BTCUSDT, ETHUSDT
+store:        paper.db
+http:         off
+credentials:  not needed
+`, nil},
+		{"live.yaml", `../configs/live.yaml: ok
+mode:         live (https://api.example.com)
+strategies:   1
+  eth-grid    grid  ETHUSDT 1h
+symbols:      ETHUSDT
+store:        live.db
+http:         127.0.0.1:9090
+credentials:  present (SPOTBOT_API_KEY, SPOTBOT_API_SECRET)
+`, checkEnv},
+		{"jobs.yaml", `../configs/jobs.yaml: ok
+mode:         paper-replay (data: sample 1h)
+strategies:   3
+  dust        dust       schedule 0 3 * * *
+  rebal       rebalance  BTCUSDT,ETHUSDT 1h schedule 0 0 * * *
+  btc-dca     dca        BTCUSDT 1h schedule 0 9 * * MON
+symbols:      BTCUSDT, ETHUSDT
+store:        spotbot.db
+http:         off
+credentials:  not needed
+`, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out, errOut, code := runCheck(t, filepath.Join("..", "configs", tc.name), tc.environ)
+			if code != ExitOK || out != tc.want {
+				t.Errorf("exit %d, stderr %q, output\n%s\nwant\n%s", code, errOut, out, tc.want)
+			}
+		})
+	}
+}
+
+func TestCheckKeyFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	keys := filepath.Join(dir, "keys")
+	if err := os.WriteFile(keys, []byte("key-in-file-AKIA\nsecret-in-file-Zq9\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	text := "mode: live\nexchange: {base_url: 'http://127.0.0.1:1', key_file: " + keys + "}\nstore: {path: " + filepath.Join(dir, "live.db") + "}\n"
+	out, errOut, code := runCheck(t, writeConfig(t, text), nil)
+	if code != ExitOK || !strings.Contains(out, "\ncredentials:  present (exchange.key_file "+keys+")\n") {
+		t.Fatalf("exit %d %s\n%s", code, errOut, out)
+	}
+	if strings.Contains(out, "in-file") {
+		t.Errorf("key file content printed:\n%s", out)
+	}
+	// Readable by others: refused, and still nothing of it printed.
+	if err := os.Chmod(keys, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = runCheck(t, writeConfig(t, text), nil)
+	want := "exchange.key_file: " + keys + " is readable by group or others (mode 0644); run chmod 600 " + keys
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, "\n  "+want+"\n") || strings.Contains(errOut, "in-file") {
+		t.Errorf("exit %d\n%s", code, errOut)
+	}
+}
+
+func TestCheckProblems(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, yaml string
+		environ    []string
+		problems   []string
+	}{
+		{"fast not below slow", `mode: paper-replay
+strategies:
+  - {name: smacross, id: a, symbols: [BTCUSDT], interval: 1h, params: {fast: 10, slow: 30}}
+  - {name: smacross, id: b, symbols: [BTCUSDT], interval: 1h, params: {fast: 30, slow: 10}}
+`, nil, []string{"strategies[1].params.fast: must be < slow"}},
+		{"several fields", `mode: paper-replay
+log: {level: loud}
+exchange: {recv_window: 90s}
+strategies:
+  - {name: nosuch, id: a}
+  - {name: dca, id: a, symbols: [BTCUSDT], interval: 1h, params: {amount: 25}}
+`, nil, []string{
+			`exchange.recv_window: 1m30s must be above 0 and below 60s`,
+			`strategies[0].name: unknown strategy "nosuch" (known: dca, dust, grid, rebalance, smacross)`,
+			`strategies[1].id: "a" already used by strategies[0]`,
+			`log.level: "loud" must be debug, info, warn or error`,
+		}},
+		{"live without credentials", "mode: live\nexchange: {base_url: 'http://127.0.0.1:1'}\n", nil,
+			[]string{"credentials: none found; set SPOTBOT_API_KEY and SPOTBOT_API_SECRET or exchange.key_file"}},
+		{"half the credentials", "mode: live\nexchange: {base_url: 'http://127.0.0.1:1'}\n", []string{"SPOTBOT_API_KEY=k"},
+			[]string{"credentials: set both SPOTBOT_API_KEY and SPOTBOT_API_SECRET, or neither"}},
+		{"secret in the file", "mode: live\nexchange: {base_url: 'http://127.0.0.1:1', secret: hunter2-Zq9}\n", nil,
+			[]string{"config: exchange.secret: secrets must not be in the configuration file; use SPOTBOT_API_KEY/SPOTBOT_API_SECRET or exchange.key_file"}},
+		{"replay data missing", `mode: paper-replay
+data: {source: csv, path: /nonexistent/bars}
+strategies:
+  - {name: dca, id: d, symbols: [BTCUSDT], interval: 1h, params: {amount: 25}}
+`, nil, []string{"data: data.path: stat /nonexistent/bars: no such file or directory"}},
+		{"store folder and listen address", "mode: paper-replay\nstore: {path: /nonexistent/dir/x.db}\nhttp: {listen: '9090'}\n", nil,
+			[]string{"store.path: folder /nonexistent/dir does not exist", "http.listen: address 9090: missing port in address"}},
+		{"bad schedule", `mode: paper-replay
+strategies:
+  - {name: dust, id: dust, schedule: "61 * * * *"}
+`, nil, []string{`strategies[0].params.schedule: end of range (61) above maximum (59): 61`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			path := writeConfig(t, tc.yaml)
+			out, errOut, code := runCheck(t, path, tc.environ)
+			want := path + ": " + itoa(len(tc.problems)) + " problem(s):\n  " + strings.Join(tc.problems, "\n  ") + "\n"
+			if code != ExitUsage || out != "" || errOut != want {
+				t.Errorf("exit %d, stdout %q, stderr\n%s\nwant\n%s", code, out, errOut, want)
+			}
+			if strings.Contains(errOut, "hunter2") {
+				t.Error("the secret was printed")
+			}
+		})
+	}
+}
+
+func itoa(n int) string { return string(rune('0' + n)) }
+
+// The commands are reachable from bot's command tree.
+func TestCheckAndJobsDispatch(t *testing.T) {
+	t.Parallel()
+	var out, errOut bytes.Buffer
+	if err := botArgs(t.Context(), []string{"check", "--config", "../configs/paper.yaml"}, &out, &errOut); err != nil ||
+		!strings.HasPrefix(out.String(), "../configs/paper.yaml: ok\n") {
+		t.Errorf("check: %v %q", err, out.String())
+	}
+	err := botArgs(t.Context(), []string{"jobs", "list"}, &out, &errOut)
+	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "jobs: the only subcommand is run") {
+		t.Errorf("jobs: %v", err)
+	}
+	out.Reset()
+	if err := botArgs(t.Context(), []string{"help"}, &out, &errOut); err != nil ||
+		!strings.Contains(out.String(), "\n  check       Validate a configuration without trading\n  completion  Generate the autocompletion script for the specified shell\n") {
+		t.Errorf("usage: %v\n%s", err, out.String())
+	}
+}

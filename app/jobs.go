@@ -1,0 +1,252 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spotbot/spotbot/config"
+	"github.com/spotbot/spotbot/daemon"
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/risk"
+	"github.com/spotbot/spotbot/store"
+	"github.com/spotbot/spotbot/strategy"
+)
+
+// newJobsCmd is `bot jobs`, whose only subcommand is run.
+func newJobsCmd(prog string, d deps) *cobra.Command {
+	jobs := &cobra.Command{
+		Use:   "jobs",
+		Short: "Run a scheduled job once (jobs run JOB --config FILE)",
+		Long:  "jobs runs scheduled jobs by hand; its only subcommand is run.",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return fmt.Errorf("%w: jobs: the only subcommand is run\nRun '%s jobs run --help' for usage.", ErrUsage, prog)
+		},
+	}
+	var cfgPath, schedule string
+	run := &cobra.Command{
+		Use:   "run JOB --config FILE",
+		Short: "Run one scheduled strategy instance's schedule once, now",
+		Long: `run runs one scheduled strategy instance's schedule once, now, against the
+configured exchange, prints what it did (conversions, orders, outcome)
+and records the run in the store. JOB is an instance id or, when one
+instance has it, a strategy name (dust, rebalance, dca). The instance's
+only schedule runs unless --schedule names one.
+  live          the REST client with the configured credentials
+  paper         the simulated exchange with account.balances, priced from
+                the public klines of exchange.base_url
+  paper-replay  the simulated exchange with account.balances, at the end
+                of data.source (market orders fill at the last close)
+A run of the same job already in progress, here or in a running bot on
+the same store, is refused.`,
+		Example: "  " + prog + " jobs run dust --config configs/jobs.yaml\n  " + prog + " jobs run dust --config configs/jobs.yaml --schedule convert",
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runJob(c.Context(), d, args, cfgPath, schedule, c.OutOrStdout(), c.ErrOrStderr())
+		},
+	}
+	run.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	run.Flags().StringVar(&schedule, "schedule", "", "the schedule to run, when the instance has several")
+	jobs.AddCommand(run)
+	return jobs
+}
+
+// runJob is `bot jobs run`.
+func runJob(ctx context.Context, d deps, args []string, cfgPath, schedule string, stdout, stderr io.Writer) error {
+	if len(args) > 1 {
+		return fmt.Errorf("%w: jobs run: unexpected %q", ErrUsage, args[1:])
+	}
+	if len(args) == 0 || cfgPath == "" {
+		return fmt.Errorf("%w: jobs run: a job and --config FILE are required", ErrUsage)
+	}
+	environ := d.environ()
+	cfg, err := loadConfig(d.reg, "jobs run", cfgPath, environ, nil)
+	if err != nil {
+		return err
+	}
+	log, err := newLogger(stderr, cfg.Log)
+	if err != nil {
+		return err
+	}
+	j := jobRun{cfg: cfg, reg: d.reg, log: log, clock: d.clock, environ: environ, schedule: schedule}
+	return j.run(ctx, args[0], stdout)
+}
+
+// jobRun is one `bot jobs run`.
+type jobRun struct {
+	cfg      *config.Config
+	reg      *strategy.Registry
+	log      *slog.Logger
+	clock    exchange.Clock
+	environ  []string
+	schedule string
+}
+
+// findJob returns the index of the instance a job names: by id, else by
+// strategy name when exactly one instance has it.
+func findJob(cfg *config.Config, job string) (int, error) {
+	var byName, ids []int
+	for i, s := range cfg.Strategies {
+		if s.ID == job {
+			return i, nil
+		}
+		if s.Name == job {
+			byName = append(byName, i)
+		}
+		ids = append(ids, i)
+	}
+	switch len(byName) {
+	case 1:
+		return byName[0], nil
+	case 0:
+		var names []string
+		for _, i := range ids {
+			names = append(names, cfg.Strategies[i].ID+" ("+cfg.Strategies[i].Name+")")
+		}
+		return 0, fmt.Errorf("jobs run: no instance or strategy %q in the configuration (instances: %s)", job, strings.Join(names, ", "))
+	}
+	var names []string
+	for _, i := range byName {
+		names = append(names, cfg.Strategies[i].ID)
+	}
+	return 0, fmt.Errorf("jobs run: %d instances run strategy %s (%s): name one by its id", len(byName), job, strings.Join(names, ", "))
+}
+
+func (j *jobRun) run(ctx context.Context, job string, out io.Writer) error {
+	cfg := j.cfg
+	if cfg.Mode == config.ModeBacktest {
+		return fmt.Errorf("jobs run: mode: backtest configurations have no exchange to run a job against; use live, paper or paper-replay")
+	}
+	idx, err := findJob(cfg, job)
+	if err != nil {
+		return err
+	}
+	sc := cfg.Strategies[idx]
+	s, err := j.reg.New(sc)
+	if err != nil {
+		return fmt.Errorf("jobs run: strategies[%d]: %w", idx, err)
+	}
+	if _, ok := s.(strategy.Scheduler); !ok {
+		return fmt.Errorf("jobs run: %s (%s) has no schedule to run", sc.ID, sc.Name)
+	}
+	guard := daemon.NewJobGuard(cfg.Store.Path)
+	release, err := guard.Acquire(sc.ID, "bot jobs run")
+	if err != nil {
+		return fmt.Errorf("jobs run: %w", err)
+	}
+	defer release()
+	var sopts []store.Option
+	if cfg.Store.Sync == "full" {
+		sopts = append(sopts, store.FullSync())
+	}
+	st, err := store.Open(ctx, cfg.Store.Path, sopts...)
+	if err != nil {
+		return fmt.Errorf("store.path: %w", err)
+	}
+	err = j.runWith(ctx, st, sc, s, out)
+	if cerr := st.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("store: %w", cerr)
+	}
+	return err
+}
+
+func (j *jobRun) runWith(ctx context.Context, st *store.Store, sc strategy.Config, s strategy.Strategy, out io.Writer) error {
+	cfg := j.cfg
+	env, err := j.market(ctx, sc)
+	if err != nil {
+		return err
+	}
+	jr := &jobJournal{Store: st, fresh: env.simulated, status: map[string]*jobOrder{}}
+	port := &jobPort{Trader: env.port}
+	if env.simulated {
+		port.token = dustToken
+	}
+	gate, err := risk.New(cfg.Risk)
+	if err != nil {
+		return fmt.Errorf("jobs run: risk: %w", err)
+	}
+	rt, err := strategy.New(strategy.Options{Trader: port.wrap(), Gate: gate, Journal: jr, Clock: env.clock,
+		Logger: j.log, BaseInterval: env.base})
+	if err != nil {
+		return fmt.Errorf("jobs run: %w", err)
+	}
+	if err := rt.Add(sc, s); err != nil {
+		return fmt.Errorf("jobs run: %w", err)
+	}
+	if env.simulated {
+		if err := reserveJobSequence(ctx, st, rt, jr); err != nil {
+			return err
+		}
+	}
+	if err := rt.Start(ctx); err != nil {
+		return fmt.Errorf("jobs run: %w", err)
+	}
+	for _, f := range rt.Feeds() {
+		rt.DeliverWarmUp(ctx, f, env.history[f])
+	}
+	run, err := rt.RunNow(ctx, sc.ID, j.schedule)
+	if err != nil && run.Instance == "" {
+		return fmt.Errorf("jobs run: %w", err)
+	}
+	recordErr := err
+	// Orders the run placed: fills and statuses up to now.
+	syncErr := rt.Sync(ctx)
+	fmt.Fprintf(out, "job %s (%s), schedule %s, %s at %s\n", sc.ID, sc.Name, run.Schedule, env.describe,
+		run.Start.UTC().Format(time.RFC3339))
+	port.print(out)
+	jr.print(out)
+	if run.Err != nil {
+		fmt.Fprintf(out, "outcome: error: %v\n", run.Err)
+	} else {
+		fmt.Fprintln(out, "outcome: ok")
+	}
+	if recordErr != nil {
+		return recordErr
+	}
+	fmt.Fprintf(out, "recorded: run of %s/%s in %s\n", sc.ID, run.Schedule, cfg.Store.Path)
+	if syncErr != nil {
+		return fmt.Errorf("jobs run: following the run's orders: %w", syncErr)
+	}
+	if run.Err != nil {
+		return fmt.Errorf("jobs run: %s: %w", sc.ID, run.Err)
+	}
+	return nil
+}
+
+// jobSequenceKey is the store state under which simulated sessions
+// reserve client-id sequence ranges; it is the daemon's replay sequence
+// (daemon/replay.go), so job runs and replay sessions share one counter
+// and never reuse a client order id in one store.
+const jobSequenceKey = "#replay-sequence"
+
+// jobSequenceReserve is the range one simulated run reserves.
+const jobSequenceReserve = 100_000
+
+// reserveJobSequence gives a simulated run a fresh range of client-id
+// sequence numbers and a tag for its trade ids: a simulated exchange
+// numbers trades from 1 in every process.
+func reserveJobSequence(ctx context.Context, st *store.Store, rt *strategy.Runtime, jr *jobJournal) error {
+	var start int64
+	data, ok, err := st.LoadState(ctx, jobSequenceKey)
+	if err != nil {
+		return fmt.Errorf("jobs run: %w", err)
+	}
+	if ok {
+		if start, err = strconv.ParseInt(string(data), 10, 64); err != nil || start < 0 {
+			return fmt.Errorf("jobs run: store: the saved replay sequence %q is not a number", data)
+		}
+	}
+	if err := st.SaveState(ctx, jobSequenceKey, []byte(strconv.FormatInt(start+jobSequenceReserve, 10))); err != nil {
+		return fmt.Errorf("jobs run: %w", err)
+	}
+	rt.SetSequence(start)
+	jr.session = "s" + strconv.FormatInt(start, 36) + "-"
+	return nil
+}
