@@ -14,7 +14,7 @@ import (
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/daemon"
 	"github.com/spotbot/spotbot/exchange"
-	"github.com/spotbot/spotbot/risk"
+	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/store"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -168,16 +168,10 @@ func (j *jobRun) runWith(ctx context.Context, st *store.Store, sc strategy.Confi
 	if env.simulated {
 		port.token = dustToken
 	}
-	gate, err := risk.New(cfg.Risk)
+	rt, _, err := session.NewRuntime(session.Options{Instances: []strategy.Config{sc}, Registry: j.reg, Port: port,
+		Events: env.events, Journal: jr, Clock: env.clock, Logger: j.log, Risk: cfg.Risk, Quote: cfg.Account.Quote,
+		BaseInterval: env.base})
 	if err != nil {
-		return fmt.Errorf("jobs run: risk: %w", err)
-	}
-	rt, err := strategy.New(strategy.Options{Trader: port.wrap(), Gate: gate, Journal: jr, Clock: env.clock,
-		Logger: j.log, BaseInterval: env.base})
-	if err != nil {
-		return fmt.Errorf("jobs run: %w", err)
-	}
-	if err := rt.Add(sc, s); err != nil {
 		return fmt.Errorf("jobs run: %w", err)
 	}
 	if env.simulated {
@@ -188,16 +182,19 @@ func (j *jobRun) runWith(ctx context.Context, st *store.Store, sc strategy.Confi
 	if err := rt.Start(ctx); err != nil {
 		return fmt.Errorf("jobs run: %w", err)
 	}
-	for _, f := range rt.Feeds() {
-		rt.DeliverWarmUp(ctx, f, env.history[f])
+	// The session loop over the history, then the run; its last Sync
+	// follows the orders the run placed: fills and statuses up to now.
+	job := &session.Job{Instance: sc.ID, Schedule: j.schedule}
+	var syncErr error
+	l := session.Loop{Runtime: rt, SyncFailed: func(err error) error { syncErr = err; return nil }}
+	if err := l.Run(ctx, &session.Once{Feeds: rt.Feeds(), History: env.history, At: env.clock.Now(), Job: job}); err != nil {
+		return fmt.Errorf("jobs run: %w", err)
 	}
-	run, err := rt.RunNow(ctx, sc.ID, j.schedule)
+	run, err := job.Run, job.Err
 	if err != nil && run.Instance == "" {
 		return fmt.Errorf("jobs run: %w", err)
 	}
 	recordErr := err
-	// Orders the run placed: fills and statuses up to now.
-	syncErr := rt.Sync(ctx)
 	fmt.Fprintf(out, "job %s (%s), schedule %s, %s at %s\n", sc.ID, sc.Name, run.Schedule, env.describe,
 		run.Start.UTC().Format(time.RFC3339))
 	port.print(out)

@@ -18,6 +18,7 @@ import (
 // jobMarket is what a job runs against.
 type jobMarket struct {
 	port      exchange.Trader
+	events    exchange.EventSource // the simulator's order events; nil live
 	clock     strategy.Clock
 	base      exchange.Interval // the runtime's base interval; empty live
 	history   map[strategy.Feed][]exchange.Kline
@@ -47,7 +48,7 @@ func (j *jobRun) market(ctx context.Context, sc strategy.Config) (*jobMarket, er
 	bars := j.barsNeeded(sc, iv)
 	switch cfg.Mode {
 	case config.ModePaperReplay:
-		return j.replayMarket(sc, iv, bars)
+		return j.replayMarket(ctx, sc, iv, bars)
 	case config.ModePaper:
 		client, err := j.client(false)
 		if err != nil {
@@ -97,7 +98,7 @@ func pricingSymbols(c *config.Config) []string {
 // replayMarket is the simulated exchange at the end of data.source: the
 // instance's symbols must have data; the account's other assets and the
 // token are priced where the source has them.
-func (j *jobRun) replayMarket(sc strategy.Config, iv exchange.Interval, n int) (*jobMarket, error) {
+func (j *jobRun) replayMarket(ctx context.Context, sc strategy.Config, iv exchange.Interval, n int) (*jobMarket, error) {
 	cfg := j.cfg
 	rng, err := cfg.Data.Range()
 	if err != nil {
@@ -140,7 +141,7 @@ func (j *jobRun) replayMarket(sc strategy.Config, iv exchange.Interval, n int) (
 		rules = append(rules, info)
 		data[sym] = ks[max(0, len(ks)-n):]
 	}
-	x, err := j.newSim(rules, data, iv)
+	x, err := j.newSim(ctx, rules, data, iv)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +149,7 @@ func (j *jobRun) replayMarket(sc strategy.Config, iv exchange.Interval, n int) (
 	if cfg.Data.Path != "" {
 		src += " " + cfg.Data.Path
 	}
-	return &jobMarket{port: x.Master(), clock: fixedClock{end}, base: iv, history: baseFeeds(data, iv), simulated: true,
+	return &jobMarket{port: x.Master(), events: x.Master(), clock: fixedClock{end}, base: iv, history: baseFeeds(data, iv), simulated: true,
 		describe: "paper-replay (simulated account, at the end of " + src + " " + cfg.Data.Interval + ")"}, nil
 }
 
@@ -188,14 +189,14 @@ func (j *jobRun) paperMarket(ctx context.Context, client *exchange.Client, sc st
 		}
 		rules = append(rules, listed[sym])
 	}
-	x, err := j.newSim(rules, data, iv)
+	x, err := j.newSim(ctx, rules, data, iv)
 	if err != nil {
 		return nil, err
 	}
 	if now.After(x.Now()) {
 		x.SetTime(now)
 	}
-	return &jobMarket{port: x.Master(), clock: j.clock, base: iv, history: baseFeeds(data, iv), simulated: true,
+	return &jobMarket{port: x.Master(), events: x.Master(), clock: j.clock, base: iv, history: baseFeeds(data, iv), simulated: true,
 		describe: "paper (simulated account, prices from " + j.cfg.Exchange.BaseURL + ")"}, nil
 }
 
@@ -252,30 +253,24 @@ func (j *jobRun) client(signed bool) (*exchange.Client, error) {
 	return client, nil
 }
 
-// newSim builds the simulated exchange funded from account.balances and
-// fed data. A job has no next bar, so market orders fill at once at the
-// last close.
-func (j *jobRun) newSim(rules []exchange.SymbolInfo, data map[string][]exchange.Kline, iv exchange.Interval) (*sim.Exchange, error) {
-	c := j.cfg
+// newSim builds the simulated exchange of the configuration's sim
+// section, funded from account.balances and fed data. A job has no next
+// bar, so market orders fill at once at the last close.
+func (j *jobRun) newSim(ctx context.Context, rules []exchange.SymbolInfo, data map[string][]exchange.Kline, iv exchange.Interval) (*sim.Exchange, error) {
+	fill, err := session.FillFromConfig(j.cfg.Sim)
+	if err != nil {
+		return nil, fmt.Errorf("jobs run: %w", err)
+	}
 	var start time.Time
 	for _, ks := range data {
 		if start.IsZero() || ks[0].OpenTime.Before(start) {
 			start = ks[0].OpenTime
 		}
 	}
-	o := sim.Options{Start: start, Symbols: rules, SlippageBps: c.Sim.SlippageBps, MakerFee: c.Sim.MakerFee,
-		TakerFee: c.Sim.TakerFee, MarketFill: sim.Immediate, KlineRetention: 1}
-	if c.Sim.Fill == "touch" {
-		o.LimitFill = sim.Touch
-	}
-	x, err := sim.New(o)
+	x, err := session.NewSim(ctx, session.Venue{Fill: fill, Start: start, Rules: rules, Balances: j.cfg.Account.Balances,
+		Immediate: true, Retention: session.KeepRun})
 	if err != nil {
 		return nil, fmt.Errorf("jobs run: %w", err)
-	}
-	for _, a := range sortedKeys(c.Account.Balances) {
-		if err := x.Credit(x.MasterUID(), a, c.Account.Balances[a]); err != nil {
-			return nil, fmt.Errorf("jobs run: account.balances.%s: %w", a, err)
-		}
 	}
 	if err := simserver.FeedAll(x, data, iv); err != nil {
 		return nil, fmt.Errorf("jobs run: %w", err)

@@ -150,24 +150,6 @@ type jobPort struct {
 	lines []string
 }
 
-// eventPort keeps the inner port's events visible to the runtime, which
-// finds an exchange.EventSource by a type assertion.
-type eventPort struct {
-	*jobPort
-	events exchange.EventSource
-}
-
-func (p eventPort) DrainEvents(dst []exchange.OrderEvent) []exchange.OrderEvent {
-	return p.events.DrainEvents(dst)
-}
-
-func (p *jobPort) wrap() exchange.Trader {
-	if es, ok := p.Trader.(exchange.EventSource); ok {
-		return eventPort{p, es}
-	}
-	return p
-}
-
 // DustCandidates lists dust, noting a failure (the dust strategy logs it
 // and keeps its schedule, so the report must say it).
 func (p *jobPort) DustCandidates(ctx context.Context) ([]exchange.DustCandidate, error) {

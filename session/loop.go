@@ -43,6 +43,20 @@ type Step struct {
 	Sync bool
 	// Tick runs the schedules due at At, after the bars, once trading.
 	Tick bool
+	// Start starts trading at this step (after its sync) if no live bar
+	// has yet: a polled session starts once its history is delivered.
+	Start bool
+	// Job, when set, runs one schedule of one instance now, after the
+	// bars, and receives the outcome: a job run.
+	Job *Job
+}
+
+// Job is a schedule run asked of a Loop, and its outcome.
+type Job struct {
+	Instance, Schedule string
+	// Run and Err are Runtime.RunNow's answer.
+	Run strategy.Run
+	Err error
 }
 
 // A Feed delivers a session's steps in time order. Next returns io.EOF
@@ -59,7 +73,8 @@ type Feed interface {
 // their open, resting orders along them), moves the clock to the step's
 // time, syncs order updates and fills, delivers the bars (warm-up bars as
 // warm-up; the first live bar, or the first step without bars, starts
-// trading with Begin), runs the schedules, and calls After. A last Sync
+// trading with Begin, as does a step marked Start), runs the schedules
+// or the step's job, and calls After. A last Sync
 // after the feed's end picks up fills settled on the last bar.
 type Loop struct {
 	Runtime *strategy.Runtime
@@ -130,7 +145,7 @@ func (l *Loop) Step(ctx context.Context, s *Step) error {
 			return err
 		}
 	}
-	if len(s.Bars) == 0 && !l.trading {
+	if s.Start && !l.trading {
 		l.begin(ctx)
 	}
 	for i := range s.Bars {
@@ -149,6 +164,9 @@ func (l *Loop) Step(ctx context.Context, s *Step) error {
 	}
 	if l.trading && s.Tick {
 		rt.Tick(ctx, s.At)
+	}
+	if s.Job != nil {
+		s.Job.Run, s.Job.Err = rt.RunNow(ctx, s.Job.Instance, s.Job.Schedule)
 	}
 	if l.After != nil {
 		return l.After(ctx, s, l.trading)

@@ -148,12 +148,12 @@ func (p *Poll) warmUp(ctx context.Context) (*Step, error) {
 		p.last[f] = ks[len(ks)-1].OpenTime
 	}
 	p.Counts.Polls++
-	p.queueInstants(bars, false)
+	p.queue = appendInstants(p.queue, bars, false)
 	now := p.Clock.Now()
 	// The orders carried over from before a restart are brought up to
 	// date before trading starts, so a strategy's Start sees the open
 	// orders and balances as they are now.
-	p.wake = &Step{At: now, Sync: true}
+	p.wake = &Step{At: now, Sync: true, Start: true}
 	p.arm = true
 	return p.Next(ctx)
 }
@@ -163,9 +163,10 @@ func (p *Poll) simFed(f strategy.Feed) bool {
 	return p.SimIntervals != nil && p.SimIntervals[f.Symbol] == f.Interval
 }
 
-// queueInstants queues bars as steps, one per open time; sync marks the
-// first for an order sync (a live venue syncs once before a poll's bars).
-func (p *Poll) queueInstants(bars []Bar, sync bool) {
+// appendInstants appends bars as steps, one per open time, in time order;
+// sync marks the first for an order sync (a live venue syncs once before
+// a poll's bars).
+func appendInstants(steps []Step, bars []Bar, sync bool) []Step {
 	// Feeds come sorted by symbol and interval; a stable sort by time keeps
 	// that order within an instant.
 	sort.SliceStable(bars, func(i, j int) bool { return bars[i].K.OpenTime.Before(bars[j].K.OpenTime) })
@@ -175,10 +176,11 @@ func (p *Poll) queueInstants(bars []Bar, sync bool) {
 			j++
 		}
 		open := bars[i].K.OpenTime
-		p.queue = append(p.queue, Step{Open: open, At: bars[i].Feed.Interval.Next(open), Bars: bars[i:j:j], Sync: sync})
+		steps = append(steps, Step{Open: open, At: bars[i].Feed.Interval.Next(open), Bars: bars[i:j:j], Sync: sync})
 		sync = false
 		i = j
 	}
+	return steps
 }
 
 // poll waits for the next wake-up, polls the due feeds and queues what it
@@ -299,7 +301,7 @@ func (p *Poll) pollBars(ctx context.Context, now time.Time) error {
 	}
 	if len(bars) > 0 {
 		p.Counts.Polls++
-		p.queueInstants(bars, p.SimIntervals == nil)
+		p.queue = appendInstants(p.queue, bars, p.SimIntervals == nil)
 	}
 	return errors.Join(errs...)
 }
