@@ -251,17 +251,17 @@ func (in *instance) PlaceBatch(orders []exchange.NewOrder) ([]Order, error) {
 	if err := in.canTrade(); err != nil {
 		return nil, err
 	}
-	if len(orders) == 0 || len(orders) > 20 {
-		return nil, fmt.Errorf("strategy: a batch holds 1 to 20 orders, got %d", len(orders))
+	// The batch's shape (its size, one symbol, each order's fields) is
+	// refused as a whole, with the error the exchange would give.
+	if err := exchange.ValidateBatch(orders); err != nil {
+		r.refused(err)
+		return nil, err
 	}
 	out := make([]Order, len(orders))
 	send := make([]exchange.NewOrder, 0, len(orders))
 	idx := make([]int, 0, len(orders))
 	ts := make([]*tracked, 0, len(orders))
 	for i, o := range orders {
-		if o.Symbol != orders[0].Symbol {
-			return nil, fmt.Errorf("strategy: batch orders must share one symbol (orders[%d] is %s, not %s)", i, o.Symbol, orders[0].Symbol)
-		}
 		if o.NewClientOrderID == "" {
 			o.NewClientOrderID = r.nextClientID(in)
 		}
