@@ -169,6 +169,7 @@ strategies:
 			`strategies[0].name: unknown strategy "nosuch" (known: dca, dust, grid, rebalance, smacross)`,
 			`strategies[1].id: "a" already used by strategies[0]`,
 			`log.level: "loud" must be debug, info, warn or error`,
+			`exchange.recv_window: not used in paper-replay mode (only live and paper reach the exchange); remove it or change mode`,
 		}},
 		{"live without credentials", "mode: live\nexchange: {base_url: 'http://127.0.0.1:1'}\n", nil,
 			[]string{"credentials: none found; set SPOTBOT_API_KEY and SPOTBOT_API_SECRET or exchange.key_file"}},

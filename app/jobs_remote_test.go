@@ -12,6 +12,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
 	"github.com/spotbot/spotbot/exchange/simserver"
@@ -70,15 +71,17 @@ func remoteConfig(t *testing.T, mode, url string) (path, db string) {
 	t.Helper()
 	dir := t.TempDir()
 	db = filepath.Join(dir, "jobs.db")
+	balances := "account:\n  balances: {USDT: 1000, BTC: 0.00005}\n" // the simulated account of paper mode
+	if mode == config.ModeLive {
+		balances = ""
+	}
 	text := fmt.Sprintf(`mode: %s
 exchange: {base_url: %q}
 store: {path: %q}
-account:
-  balances: {USDT: 1000, BTC: 0.00005}
-strategies:
+%sstrategies:
   - {name: dust, id: dust, schedule: "0 3 * * *", params: {exclude: [USDT]}}
   - {name: dca, id: btc-dca, symbols: [BTCUSDT], interval: 1h, schedule: "0 9 * * MON", params: {amount: 25}}
-`, mode, url, db)
+`, mode, url, db, balances)
 	path = filepath.Join(dir, "jobs.yaml")
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)

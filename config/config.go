@@ -16,7 +16,6 @@ import (
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/knadh/koanf/parsers/yaml"
 	"github.com/knadh/koanf/providers/confmap"
-	"github.com/knadh/koanf/providers/env/v2"
 	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
 	"github.com/shopspring/decimal"
@@ -49,6 +48,10 @@ type Config struct {
 	Poll       Poll              `koanf:"poll"`
 	Report     Report            `koanf:"report"`
 	Daemon     Daemon            `koanf:"daemon"`
+
+	// set lists the keys the file and the environment set (not the
+	// defaults, not flags), for the check of what the mode honours.
+	set []string
 }
 
 // Exchange configures the REST adapter (live and paper market data).
@@ -223,13 +226,7 @@ func Load(yamlText []byte, environ []string, overrides map[string]any, reg *stra
 			}
 		}
 	}
-	err := k.Load(env.Provider(".", env.Opt{
-		Prefix:      EnvPrefix,
-		EnvironFunc: func() []string { return environ },
-		TransformFunc: func(key, v string) (string, any) {
-			return envPath(strings.TrimPrefix(key, EnvPrefix)), v
-		},
-	}), nil)
+	err := k.Load(envProvider(environ), nil)
 	if err != nil {
 		return nil, fmt.Errorf("config: environment: %w", err)
 	}
@@ -239,6 +236,7 @@ func Load(yamlText []byte, environ []string, overrides map[string]any, reg *stra
 		}
 	}
 	var c Config
+	c.set = userKeys(yamlText, environ)
 	err = k.UnmarshalWithConf("", &c, koanf.UnmarshalConf{DecoderConfig: &mapstructure.DecoderConfig{
 		TagName:          "koanf",
 		ErrorUnused:      true,
@@ -381,6 +379,7 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 	if c.Log.Format != "text" && c.Log.Format != "json" {
 		add("log.format", "%q must be text or json", c.Log.Format)
 	}
+	errs = append(errs, c.unhonoured()...)
 	errs = append(errs, c.Poll.validate()...)
 	errs = append(errs, c.Daemon.validate()...)
 	return errors.Join(errs...)

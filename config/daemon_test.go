@@ -30,7 +30,7 @@ func TestDaemonSection(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			c, err := Load([]byte(good+tt.yaml), tt.env, nil, testRegistry())
+			c, err := Load([]byte(goodDaemon+tt.yaml), tt.env, nil, testRegistry())
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err %v; want %q", err, tt.err)

@@ -1,0 +1,86 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/env/v2"
+	"github.com/knadh/koanf/providers/rawbytes"
+	"github.com/knadh/koanf/v2"
+)
+
+// modeRule says which modes honour the keys under prefix, and why the
+// others do not.
+type modeRule struct {
+	prefix string
+	modes  []string
+	why    string
+}
+
+// modeRules returns what each mode honours, most specific prefix first. A
+// key the configuration file or the environment sets that the mode cannot
+// honour is an error (Validate), never silently ignored: a slippage
+// configured for a live bot, or a replay speed for a backtest, says the
+// author expects something that will not happen.
+func modeRules() []modeRule {
+	simulatedModes := []string{ModePaper, ModePaperReplay, ModeBacktest}
+	replayModes := []string{ModePaperReplay, ModeBacktest}
+	exchangeModes := []string{ModeLive, ModePaper}
+	daemonModes := []string{ModeLive, ModePaper, ModePaperReplay}
+	return []modeRule{
+		{"data.speed", []string{ModePaperReplay}, "only paper-replay paces a replay"},
+		{"data.interval", []string{ModePaper, ModePaperReplay, ModeBacktest}, "live trading polls each strategy's own interval"},
+		{"data.", replayModes, "only paper-replay and backtest replay data"},
+		{"sim.", simulatedModes, "only the simulated exchange of paper, paper-replay and backtest has a fill model"},
+		{"account.balances", simulatedModes, "the live account's balances are the exchange's"},
+		{"exchange.", exchangeModes, "only live and paper reach the exchange"},
+		{"poll.", exchangeModes, "only live and paper poll the exchange"},
+		{"daemon.", daemonModes, "backtests run no daemon"},
+		{"http.", daemonModes, "backtests serve no observability listener"},
+		{"report.", []string{ModeBacktest}, "only backtests write reports"},
+	}
+}
+
+// unhonoured lists the keys set by the file or the environment that the
+// configured mode cannot honour.
+func (c *Config) unhonoured() []error {
+	var errs []error
+	for _, key := range c.set {
+		for _, r := range modeRules() {
+			if !strings.HasPrefix(key, r.prefix) {
+				continue
+			}
+			if !slices.Contains(r.modes, c.Mode) {
+				errs = append(errs, fmt.Errorf("%s: not used in %s mode (%s); remove it or change mode", key, c.Mode, r.why))
+			}
+			break
+		}
+	}
+	return errs
+}
+
+// userKeys lists, sorted, the keys the YAML text and the environment set.
+// A text that does not parse lists nothing: Load reports that error.
+func userKeys(yamlText []byte, environ []string) []string {
+	k := koanf.New(".")
+	if len(yamlText) > 0 {
+		_ = k.Load(rawbytes.Provider(yamlText), yaml.Parser())
+	}
+	_ = k.Load(envProvider(environ), nil)
+	keys := k.Keys()
+	slices.Sort(keys)
+	return keys
+}
+
+// envProvider reads SPOTBOT_ variables from environ as configuration paths.
+func envProvider(environ []string) *env.Env {
+	return env.Provider(".", env.Opt{
+		Prefix:      EnvPrefix,
+		EnvironFunc: func() []string { return environ },
+		TransformFunc: func(key, v string) (string, any) {
+			return envPath(strings.TrimPrefix(key, EnvPrefix)), v
+		},
+	})
+}
