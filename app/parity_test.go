@@ -1,0 +1,320 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/backtest"
+	"github.com/spotbot/spotbot/config"
+	"github.com/spotbot/spotbot/daemon"
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/exchange/sim"
+	"github.com/spotbot/spotbot/exchange/simserver"
+	"github.com/spotbot/spotbot/marketdata"
+	"github.com/spotbot/spotbot/session"
+	"github.com/spotbot/spotbot/store"
+	"github.com/spotbot/spotbot/strategies/smacross"
+	"github.com/spotbot/spotbot/strategy"
+)
+
+// The parity configuration: smacross over the sample's first 400 hours of
+// BTCUSDT, with non-default simulator options (fills at the close, 10 bps
+// and 1 tick of slippage, fees paid in the platform token, priced by a
+// TOKUSDT market).
+const (
+	parityStrategies = `strategies:
+  - {name: smacross, id: cross, symbols: [BTCUSDT], interval: 1h, params: {fast: 5, slow: 20, fraction: 0.5}}
+`
+	paritySim = `sim: {market: close, slippage_bps: 10, slippage_ticks: 1, token_fees: true}
+account: {balances: {USDT: 10000, TOK: 100}}
+`
+	parityBars = 400
+	parityWarm = 20 // smacross's warm-up: slow
+)
+
+// parityData is the bars every run replays: BTCUSDT and a flat TOKUSDT.
+func parityData(t *testing.T) map[string][]exchange.Kline {
+	t.Helper()
+	btc, err := marketdata.Sample("BTCUSDT")
+	if err != nil {
+		t.Fatal(err)
+	}
+	btc = btc[:parityBars]
+	tok := make([]exchange.Kline, len(btc))
+	p := decimal.RequireFromString("2.5")
+	for i, k := range btc {
+		tok[i] = exchange.Kline{OpenTime: k.OpenTime, CloseTime: k.CloseTime, Open: p, High: p, Low: p, Close: p,
+			Volume: decimal.NewFromInt(1000), QuoteVolume: decimal.NewFromInt(2500)}
+	}
+	return map[string][]exchange.Kline{"BTCUSDT": btc, "TOKUSDT": tok}
+}
+
+// orderLog records the orders a strategy asks for, as the strategy asked.
+type orderLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *orderLog) add(o exchange.NewOrder, at time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprintf("%s %s %s %s qty=%s quote=%s", at.UTC().Format(time.RFC3339), o.Symbol, o.Side, o.Type,
+		o.Quantity, o.QuoteOrderQty))
+}
+
+// recording wraps a strategy so the orders it places are logged.
+type recording struct {
+	*smacross.Strategy
+	log *orderLog
+}
+
+type recordingCtx struct {
+	strategy.Context
+	log *orderLog
+}
+
+func (c recordingCtx) Place(o exchange.NewOrder) (strategy.Order, error) {
+	c.log.add(o, c.Now())
+	return c.Context.Place(o)
+}
+
+func (r recording) OnKline(ctx strategy.Context, b strategy.Bar) error {
+	return r.Strategy.OnKline(recordingCtx{ctx, r.log}, b)
+}
+
+func parityRegistry(log *orderLog) *strategy.Registry {
+	reg := strategy.NewRegistry()
+	reg.Register(smacross.Name, func(c strategy.Config) (strategy.Strategy, error) {
+		s, err := smacross.New(c)
+		if err != nil {
+			return nil, err
+		}
+		return recording{s.(*smacross.Strategy), log}, nil
+	})
+	return reg
+}
+
+// fillLine is a fill as every run must agree on it.
+func fillLine(sym string, buyer bool, price, qty, quote, fee decimal.Decimal, feeAsset string, at time.Time) string {
+	side := "SELL"
+	if buyer {
+		side = "BUY"
+	}
+	return fmt.Sprintf("%s %s %s price=%s qty=%s quote=%s fee=%s %s", at.UTC().Format(time.RFC3339), sym, side, price, qty, quote,
+		fee, feeAsset)
+}
+
+func storeFills(t *testing.T, st *store.Store) []string {
+	t.Helper()
+	fs, err := st.FillsSince(t.Context(), time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range fs {
+		out = append(out, fillLine(f.Symbol, f.Side == exchange.SideBuy, f.Price, f.Qty, f.QuoteQty, f.Commission, f.CommissionAsset, f.Time))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// parityClock is the live run's clock and the simulated server's: a wait
+// moves time at once, feeding the bars that closed meanwhile, and ends
+// the session at stop.
+type parityClock struct {
+	mu   sync.Mutex
+	x    *sim.Exchange
+	bars []struct {
+		sym string
+		k   exchange.Kline
+	}
+	next   int
+	stop   time.Time
+	cancel context.CancelFunc
+}
+
+func (c *parityClock) Now() time.Time { return c.x.Now() }
+
+func (c *parityClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.x.Now().Add(d)
+	if !t.Before(c.stop) {
+		c.cancel()
+		t = c.stop
+	}
+	c.advance(t)
+	ch := make(chan time.Time, 1)
+	ch <- c.x.Now()
+	return ch
+}
+
+func (c *parityClock) advance(t time.Time) {
+	for c.next < len(c.bars) && !exchange.Interval60m.Next(c.bars[c.next].k.OpenTime).After(t) {
+		b := c.bars[c.next]
+		if err := c.x.FeedKline(b.sym, exchange.Interval60m, b.k); err != nil {
+			panic(err)
+		}
+		c.next++
+	}
+	c.x.SetTime(t)
+}
+
+// One strategy, written once, makes the same orders and fills, to the
+// last digit and millisecond, in a backtest, in paper-replay, and live
+// through the REST client against the simulated server over HTTP.
+func TestParityBacktestPaperReplayLive(t *testing.T) {
+	ctx := t.Context()
+	data := parityData(t)
+	start := data["BTCUSDT"][0].OpenTime
+	end := exchange.Interval60m.Next(data["BTCUSDT"][parityBars-1].OpenTime)
+
+	// The backtest.
+	btLog := &orderLog{}
+	reg := parityRegistry(btLog)
+	c, err := config.Load([]byte("mode: backtest\n"+paritySim+parityStrategies), nil, nil, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill, err := session.FillFromConfig(c.Sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := backtest.Run(ctx, backtest.Spec{Instances: c.Strategies, Registry: reg, Interval: exchange.Interval60m, Data: data,
+		Balances: c.Account.Balances, Fill: fill})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var btFills []string
+	for _, f := range res.Fills {
+		btFills = append(btFills, fillLine(f.Symbol, f.IsBuyer, f.Price, f.Qty, f.QuoteQty, f.Commission, f.CommissionAsset, f.Time))
+	}
+	sort.Strings(btFills)
+	if len(btFills) < 6 || !strings.Contains(strings.Join(btFills, "\n"), " TOK") {
+		t.Fatalf("the backtest made %d fills, want several paid in TOK:\n%s", len(btFills), strings.Join(btFills, "\n"))
+	}
+
+	// Paper-replay: the daemon over the same bars.
+	prLog := &orderLog{}
+	c, err = config.Load([]byte("mode: paper-replay\ndata: {speed: 0}\n"+paritySim+parityStrategies), nil, nil, parityRegistry(prLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prStore, err := store.Open(ctx, filepath.Join(t.TempDir(), "replay.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prStore.Close()
+	bot, err := daemon.New(daemon.Options{Config: c, Registry: parityRegistry(prLog), Store: prStore, Replay: data,
+		Clock: &parityClock{x: mustSim(t), stop: end}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bot.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	// Live: the REST client against the simulated server, whose exchange
+	// is built from the same sim section, fed as time passes.
+	liveLog := &orderLog{}
+	x, srv := parityServer(t, data, fill, c.Account.Balances)
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	clock := &parityClock{x: x, stop: end.Add(time.Minute)}
+	for _, sym := range []string{"BTCUSDT", "TOKUSDT"} {
+		for _, k := range data[sym] {
+			clock.bars = append(clock.bars, struct {
+				sym string
+				k   exchange.Kline
+			}{sym, k})
+		}
+	}
+	sort.SliceStable(clock.bars, func(i, j int) bool { return clock.bars[i].k.OpenTime.Before(clock.bars[j].k.OpenTime) })
+	clock.advance(start.Add(parityWarm * time.Hour))
+	lc, err := config.Load([]byte(fmt.Sprintf("mode: live\nexchange: {base_url: %q}\npoll: {kline_delay: 0s, orders: 1h}\n", hs.URL)+
+		parityStrategies), nil, nil, parityRegistry(liveLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := exchange.New(exchange.WithBaseURL(hs.URL), exchange.WithClock(clock),
+		exchange.WithCredentials(exchange.NewSecret(parityKey), exchange.NewSecret(paritySecret)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	liveStore, err := store.Open(ctx, filepath.Join(t.TempDir(), "live.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer liveStore.Close()
+	bot, err = daemon.New(daemon.Options{Config: lc, Registry: parityRegistry(liveLog), Store: liveStore, Clock: clock, Client: client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	clock.cancel = cancel
+	if err := bot.Run(lctx); err != nil {
+		t.Fatal(err)
+	}
+
+	want := strings.Join(btFills, "\n")
+	for name, got := range map[string][]string{"paper-replay": storeFills(t, prStore), "live": storeFills(t, liveStore)} {
+		if g := strings.Join(got, "\n"); g != want {
+			t.Errorf("%s fills:\n%s\nbacktest fills:\n%s", name, g, want)
+		}
+	}
+	for name, l := range map[string]*orderLog{"paper-replay": prLog, "live": liveLog} {
+		if g, w := strings.Join(l.lines, "\n"), strings.Join(btLog.lines, "\n"); g != w {
+			t.Errorf("%s orders:\n%s\nbacktest orders:\n%s", name, g, w)
+		}
+	}
+	t.Logf("%d orders, %d fills alike in all three", len(btLog.lines), len(btFills))
+}
+
+const (
+	parityKey    = "mx0vglParity0001"
+	paritySecret = "0123456789abcdef0123456789abcdef"
+)
+
+// parityServer is the simulated REST server over an exchange built by
+// the session engine from the fill model, at the data's start.
+func parityServer(t *testing.T, data map[string][]exchange.Kline, fill session.Fill, balances map[string]decimal.Decimal) (*sim.Exchange, *simserver.Server) {
+	t.Helper()
+	var rules []exchange.SymbolInfo
+	for _, sym := range []string{"BTCUSDT", "TOKUSDT"} {
+		r, err := session.DefaultRules(sym, data[sym])
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules = append(rules, r)
+	}
+	x, err := session.NewSim(t.Context(), session.Venue{Fill: fill, Start: data["BTCUSDT"][0].OpenTime, Rules: rules, Balances: balances})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := simserver.New(x, simserver.Options{Keys: []simserver.Key{{APIKey: parityKey, Secret: paritySecret, UID: x.MasterUID(),
+		Main: true, Permissions: simserver.AllPermissions()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, srv
+}
+
+// mustSim is an empty simulator, the paper-replay run's wall clock (it
+// never waits: speed 0).
+func mustSim(t *testing.T) *sim.Exchange {
+	x, err := sim.New(sim.Options{Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
