@@ -63,7 +63,7 @@ func runBot(ctx context.Context, d deps, cfgPath string, speed float64, logOut i
 	if err != nil {
 		return err
 	}
-	if cfg.Mode == config.ModeBacktest {
+	if !cfg.RunsDaemon() {
 		return fmt.Errorf("%s: mode: backtest configurations run with `backtest run`, not `bot run`", cfgPath)
 	}
 	log, err := newLogger(logOut, cfg.Log)
@@ -71,12 +71,12 @@ func runBot(ctx context.Context, d deps, cfgPath string, speed float64, logOut i
 		return err
 	}
 	opts := daemon.Options{Config: cfg, Registry: reg, Clock: clock, Logger: log}
-	if cfg.Mode == config.ModeLive || cfg.Mode == config.ModePaper {
+	if cfg.ReachesExchange() {
 		copts := []exchange.Option{exchange.WithBaseURL(cfg.Exchange.BaseURL), exchange.WithKeyHeader(cfg.Exchange.KeyHeader),
 			exchange.WithRecvWindow(cfg.Exchange.RecvWindow), exchange.WithTimeout(cfg.Exchange.Timeout),
 			exchange.WithRateLimitRetries(cfg.Exchange.RateLimitRetries),
 			exchange.WithClock(clock), exchange.WithLogger(log)}
-		if cfg.Mode == config.ModeLive {
+		if !cfg.Simulated() {
 			cfg.Exchange.KeyFile = expandHome(cfg.Exchange.KeyFile, environ)
 			key, secret, err := cfg.Credentials(environ)
 			if err != nil {

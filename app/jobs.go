@@ -121,7 +121,7 @@ func findJob(cfg *config.Config, job string) (int, error) {
 
 func (j *jobRun) run(ctx context.Context, job string, out io.Writer) error {
 	cfg := j.cfg
-	if cfg.Mode == config.ModeBacktest {
+	if !cfg.RunsDaemon() {
 		return fmt.Errorf("jobs run: mode: backtest configurations have no exchange to run a job against; use live, paper or paper-replay")
 	}
 	idx, err := findJob(cfg, job)

@@ -25,10 +25,8 @@ type modeRule struct {
 // configured for a live bot, or a replay speed for a backtest, says the
 // author expects something that will not happen.
 func modeRules() []modeRule {
-	simulatedModes := []string{ModePaper, ModePaperReplay, ModeBacktest}
-	replayModes := []string{ModePaperReplay, ModeBacktest}
-	exchangeModes := []string{ModeLive, ModePaper}
-	daemonModes := []string{ModeLive, ModePaper, ModePaperReplay}
+	simulatedModes, replayModes, exchangeModes, daemonModes := modesWhere(Config.Simulated), modesWhere(Config.Replays),
+		modesWhere(Config.ReachesExchange), modesWhere(Config.RunsDaemon)
 	return []modeRule{
 		{"data.speed", []string{ModePaperReplay}, "only paper-replay paces a replay"},
 		{"data.interval", []string{ModePaper, ModePaperReplay, ModeBacktest}, "live trading polls each strategy's own interval"},
@@ -83,4 +81,33 @@ func envProvider(environ []string) *env.Env {
 			return envPath(strings.TrimPrefix(key, EnvPrefix)), v
 		},
 	})
+}
+
+// The capabilities of the configured mode: commands ask these instead of
+// comparing mode strings.
+
+// Simulated says orders go to the simulated exchange (paper, paper-replay,
+// backtest).
+func (c Config) Simulated() bool { return c.Mode != ModeLive }
+
+// Replays says the bars come from data.source (paper-replay, backtest).
+func (c Config) Replays() bool { return c.Mode == ModePaperReplay || c.Mode == ModeBacktest }
+
+// ReachesExchange says the session talks to exchange.base_url (live: the
+// trading port; paper: public market data).
+func (c Config) ReachesExchange() bool { return c.Mode == ModeLive || c.Mode == ModePaper }
+
+// RunsDaemon says `bot run` runs the configuration (every mode but
+// backtest).
+func (c Config) RunsDaemon() bool { return c.Mode != ModeBacktest }
+
+// modesWhere lists the modes with a capability.
+func modesWhere(has func(Config) bool) []string {
+	var out []string
+	for _, m := range []string{ModeLive, ModePaper, ModePaperReplay, ModeBacktest} {
+		if has(Config{Mode: m}) {
+			out = append(out, m)
+		}
+	}
+	return out
 }

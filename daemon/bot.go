@@ -136,12 +136,12 @@ func New(opts Options) (*Bot, error) {
 	}
 	// In paper mode the simulator is built at Run, with the exchange's
 	// rules; the guard learns its port then.
-	b.guard = newGuard(port, events, c.Mode != config.ModeLive)
+	b.guard = newGuard(port, events, c.Simulated())
 	var gopts []risk.Option
-	if c.Mode == config.ModeLive {
+	if !c.Simulated() {
 		gopts = append(gopts, risk.WithBudget(b.budget, risk.BudgetWait))
 	}
-	b.jr = newJournal(opts.Store, b.log, c.Mode != config.ModeLive)
+	b.jr = newJournal(opts.Store, b.log, c.Simulated())
 	// Schedules are checked at each wake-up: every poll.orders at least
 	// in the polling modes, at each bar's close in a replay (as in a
 	// backtest); an occurrence seen that late is on time, not missed.

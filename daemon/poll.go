@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/session"
 )
@@ -18,7 +17,7 @@ func (b *Bot) startPolling(ctx context.Context) error {
 	if err := b.syncClock(ctx); err != nil {
 		return fmt.Errorf("daemon: clock sync: %w", err)
 	}
-	if b.cfg.Mode == config.ModePaper {
+	if b.cfg.Simulated() {
 		if err := b.startPaper(ctx); err != nil {
 			return err
 		}
@@ -33,7 +32,7 @@ func (b *Bot) startPolling(ctx context.Context) error {
 		return fmt.Errorf("daemon: %w", err)
 	}
 	b.rtStarted = true
-	if b.cfg.Mode == config.ModeLive {
+	if !b.cfg.Simulated() {
 		if err := b.reconcile(ctx); err != nil {
 			return err
 		}

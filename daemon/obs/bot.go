@@ -28,7 +28,7 @@ const probeKey = "#readyz"
 // compare.
 func ForBot(status func() daemon.Status, cfg *config.Config, client ServerTimer, st StateSaver) (Options, error) {
 	o := Options{Status: status, Runtime: true}
-	if cfg.Mode == config.ModeLive || cfg.Mode == config.ModePaper {
+	if cfg.ReachesExchange() {
 		if client == nil {
 			return Options{}, fmt.Errorf("obs: %s mode needs the exchange client for its readiness check", cfg.Mode)
 		}
