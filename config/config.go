@@ -302,7 +302,9 @@ func Load(yamlText []byte, environ []string, overrides map[string]any, reg *stra
 
 // decodeErrors turns the decoder's report into one error a line, each
 // naming its field path: mapstructure's "'server' has invalid keys: a, b"
-// becomes "server.a: unknown key" and "server.b: unknown key".
+// becomes "server.a: unknown key" and "server.b: unknown key", and
+// "'server.limits' expected type 'bool', ..." "server.limits: expected
+// type 'bool', ...".
 func decodeErrors(err error) error {
 	var errs []error
 	for _, l := range strings.Split(err.Error(), "\n") {
@@ -318,6 +320,10 @@ func decodeErrors(err error) error {
 					}
 					errs = append(errs, fmt.Errorf("config: %s: unknown key", key))
 				}
+				continue
+			}
+			if path, what, ok := strings.Cut(rest, "' "); ok && path != "" && !strings.Contains(path, " ") {
+				errs = append(errs, fmt.Errorf("config: %s: %s", path, what))
 				continue
 			}
 		}

@@ -150,3 +150,12 @@ func TestDataSourceNone(t *testing.T) {
 		}
 	}
 }
+
+// A value of the wrong type is named by its path.
+func TestServerTypeError(t *testing.T) {
+	t.Parallel()
+	_, err := Load([]byte(serverYAML), []string{"SPOTBOT_SERVER__LIMITS=maybe"}, nil, testRegistry())
+	if want := `config: server.limits: cannot parse value as 'bool': strconv.ParseBool: invalid syntax`; err == nil || err.Error() != want {
+		t.Errorf("Load = %v\nwant %s", err, want)
+	}
+}
