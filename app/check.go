@@ -11,7 +11,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
@@ -64,41 +63,26 @@ func checkFile(ctx context.Context, reg *strategy.Registry, cfgPath string, stdo
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}
-	if isSimServerConfig(text) {
-		run, err := checkSimServer(text, environ)
+	cfg, err := config.Load(text, environ, nil, reg)
+	if err != nil {
+		return &invalidConfig{path: cfgPath, problems: problemsOf(err)}
+	}
+	if cfg.Mode == config.ModeSimServer {
+		// Built as sim-server builds it, without listening: secrets,
+		// recorded exchange info and replayed bars all read.
+		run, err := buildSimServer(ctx, cfg, environ)
 		if err != nil {
 			return &invalidConfig{path: cfgPath, problems: problemsOf(err)}
 		}
 		fmt.Fprintf(stdout, "%s: ok (a bot sim-server configuration)\n%s\n", cfgPath, run.source)
 		return nil
 	}
-	sum, problems := checkConfig(ctx, reg, text, environ)
+	sum, problems := checkConfig(reg, cfg, environ)
 	if len(problems) > 0 {
 		return &invalidConfig{path: cfgPath, problems: problems}
 	}
 	fmt.Fprintf(stdout, "%s: ok\n", cfgPath)
 	return sum.print(stdout)
-}
-
-// isSimServerConfig tells a `bot sim-server` file (configs/sim.yaml) by
-// its top-level accounts list, a key no bot configuration has.
-func isSimServerConfig(text []byte) bool {
-	var top map[string]any
-	if err := yaml.Unmarshal(text, &top); err != nil {
-		return false
-	}
-	_, ok := top["accounts"]
-	return ok
-}
-
-// checkSimServer builds the simulated exchange the file describes, as
-// `bot sim-server` would, without listening.
-func checkSimServer(text []byte, environ []string) (*simRun, error) {
-	cfg, err := parseSimConfig(text)
-	if err != nil {
-		return nil, err
-	}
-	return buildSimServer(cfg, environ)
 }
 
 // summary is what a valid configuration runs.
@@ -107,13 +91,9 @@ type summary struct {
 	credentials string
 }
 
-// checkConfig loads and checks a configuration, returning every problem
-// as "field.path: what is wrong".
-func checkConfig(ctx context.Context, reg *strategy.Registry, text []byte, environ []string) (summary, []string) {
-	cfg, err := config.Load(text, environ, nil, reg)
-	if err != nil {
-		return summary{}, problemsOf(err)
-	}
+// checkConfig checks a loaded configuration beyond its fields, returning
+// every problem as "field.path: what is wrong".
+func checkConfig(reg *strategy.Registry, cfg *config.Config, environ []string) (summary, []string) {
 	sum := summary{cfg: cfg, credentials: "not needed"}
 	var problems []string
 	add := func(path string, err error) { problems = append(problems, path+": "+err.Error()) }

@@ -225,3 +225,63 @@ func TestCheckAndJobsDispatch(t *testing.T) {
 		t.Errorf("usage: %v\n%s", err, out.String())
 	}
 }
+
+// A sim-server configuration is checked in one pass: every field problem
+// with its path, then, once the fields are sound, everything the server
+// would read (recorded exchange info, secrets, bars), all at once.
+func TestCheckSimServer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing")
+	tests := []struct {
+		name, yaml string
+		problems   []string
+	}{
+		{"fields", `mode: sim-server
+sim: {market: immediate, slippage_ticks: -2}
+server:
+  warmup: -1
+  symbols: [{symbol: BTCUSDT, base: BTC}]
+  accounts: [{name: main, api_key: k, permissions: [FLY]}]
+`, []string{
+			`sim.market: "immediate" must be next-open or close`,
+			`sim.slippage_ticks: -2 must not be negative`,
+			`server.warmup: -1 must not be negative`,
+			`server.symbols[0].quote: required`,
+			`server.accounts[0].secret_env: required with api_key (or secret_file): secrets are never in the file`,
+			`server.accounts[0].permissions[0]: "FLY" is not a permission: give all, or a list of SPOT_ACCOUNT_READ, SPOT_ACCOUNT_WRITE, ` +
+				`SPOT_DEAL_READ, SPOT_DEAL_WRITE, CONTRACT_ACCOUNT_READ, CONTRACT_ACCOUNT_WRITE, CONTRACT_DEAL_READ, CONTRACT_DEAL_WRITE, ` +
+				`SPOT_TRANSFER_READ, SPOT_TRANSFER_WRITE, SPOT_WITHDRAW_READ, SPOT_WITHDRAW_WRITE`,
+		}},
+		{"what it reads", `mode: sim-server
+data: {source: csv, path: ` + missing + `, interval: 1m}
+server:
+  exchange_info: ` + missing + `.json
+  symbols: [{symbol: BTCUSDT, base: BTC, quote: USDT}]
+  accounts:
+    - {name: main, api_key: k1, secret_env: SIM_MAIN_SECRET}
+    - {name: sub, api_key: k2, secret_env: SIM_SUB_SECRET, secret_file: ` + missing + `.key}
+`, []string{
+			"server.exchange_info: open " + missing + ".json: no such file or directory",
+			"server.accounts[0]: the API secret is missing: set SIM_MAIN_SECRET (or secret_file)",
+			"server.accounts[1].secret_file: stat " + missing + ".key: no such file or directory",
+			"data.path: stat " + missing + ": no such file or directory",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			path := writeConfig(t, tc.yaml)
+			out, errOut, code := runCheck(t, path, nil)
+			want := path + ": " + itoa(len(tc.problems)) + " problem(s):\n  " + strings.Join(tc.problems, "\n  ") + "\n"
+			if code != ExitUsage || out != "" || errOut != want {
+				t.Errorf("exit %d, stdout %q, stderr\n%s\nwant\n%s", code, out, errOut, want)
+			}
+		})
+	}
+	out, errOut, code := runCheck(t, "../configs/sim.yaml", simEnv)
+	if want := "../configs/sim.yaml: ok (a bot sim-server configuration)\n" +
+		"replaying 8618 60m bars of BTCUSDT, ETHUSDT (sample) from 2020-11-17T00:00:00Z at speed 60, the first 376 at once\n"; code != ExitOK || out != want {
+		t.Errorf("exit %d %s\n%s\nwant\n%s", code, errOut, out, want)
+	}
+}

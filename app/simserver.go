@@ -5,19 +5,22 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
-	"os"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/configs"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
 	"github.com/spotbot/spotbot/exchange/simserver"
+	"github.com/spotbot/spotbot/session"
+	"github.com/spotbot/spotbot/strategy"
 )
 
 // simAdminTokenEnv names the variable holding the admin API's token.
@@ -30,9 +33,12 @@ func newSimServerCmd(prog string, d deps) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "sim-server",
 		Short: "Serve the exchange interface over the simulated exchange",
-		Long: `sim-server serves the exchange's REST interface over the simulated exchange,
-with the symbols, balances and API keys of the config (the embedded
-configs/sim.yaml by default), replaying klines at the configured speed.
+		Long: `sim-server serves the exchange's REST interface over the simulated exchange
+a configuration with mode: sim-server describes (the embedded
+configs/sim.yaml by default): the symbols, accounts and API keys of its
+server section, the fill model of its sim section (as in backtests), and
+the klines of its data section, replayed at data.speed. SPOTBOT_
+environment variables override it as for every command.
 --admin-listen adds the control API (credit, feed klines, move the clock,
 faults) on its own listener; with $` + simAdminTokenEnv + ` set it requires that
 bearer token.`,
@@ -40,14 +46,14 @@ bearer token.`,
 			"  " + prog + " sim-server --config configs/sim.yaml --listen 127.0.0.1:8080 --admin-listen 127.0.0.1:8081",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return runSimServer(c.Context(), o, c.OutOrStdout(), d.environ())
+			return runSimServer(c.Context(), d.reg, o, c.OutOrStdout(), d.environ())
 		},
 	}
 	fs := c.Flags()
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "address of the exchange API")
-	fs.StringVar(&o.config, "config", "", "sim config file (default: the embedded configs/sim.yaml)")
+	fs.StringVar(&o.config, "config", "", "configuration file with mode: sim-server (default: the embedded configs/sim.yaml)")
 	fs.StringVar(&o.admin, "admin-listen", "", "address of the admin API (off when empty)")
-	fs.Float64Var(&o.speed, "speed", -1, "replay speed, overriding replay.speed (0: every bar at once)")
+	fs.Float64Var(&o.speed, "speed", -1, "replay speed, overriding data.speed (0: every bar at once)")
 	return c
 }
 
@@ -58,25 +64,26 @@ type simServerFlags struct {
 }
 
 // runSimServer is `bot sim-server`.
-func runSimServer(ctx context.Context, o simServerFlags, stdout io.Writer, environ []string) error {
-	var text []byte
+func runSimServer(ctx context.Context, reg *strategy.Registry, o simServerFlags, stdout io.Writer, environ []string) error {
+	overrides := map[string]any{}
+	if o.speed >= 0 {
+		overrides["data.speed"] = o.speed
+	}
+	var cfg *config.Config
 	var err error
 	if o.config == "" {
-		text, err = configs.FS.ReadFile("sim.yaml")
+		text, rerr := configs.FS.ReadFile("sim.yaml")
+		if rerr != nil {
+			return fmt.Errorf("sim-server: %w", rerr)
+		}
+		cfg, err = loadConfigText(reg, simServerCmd, "configs/sim.yaml (embedded)", text, environ, overrides)
 	} else {
-		text, err = os.ReadFile(o.config)
+		cfg, err = loadConfig(reg, simServerCmd, o.config, environ, overrides)
 	}
-	if err != nil {
-		return fmt.Errorf("sim-server: %w", err)
-	}
-	cfg, err := parseSimConfig(text)
 	if err != nil {
 		return err
 	}
-	if o.speed >= 0 {
-		cfg.Replay.Speed = o.speed
-	}
-	run, err := buildSimServer(cfg, environ)
+	run, err := buildSimServer(ctx, cfg, environ)
 	if err != nil {
 		return err
 	}
@@ -92,88 +99,59 @@ type simRun struct {
 	source   string
 }
 
-func buildSimServer(cfg *simConfig, environ []string) (*simRun, error) {
-	so, err := cfg.simOptions()
+// buildSimServer builds the simulated exchange of a sim-server
+// configuration through the session package, as backtests and the daemon
+// build theirs: session.FillFromConfig reads every sim.* option and
+// session.NewSim builds the exchange and funds the master account. The
+// other accounts are created and funded here.
+func buildSimServer(ctx context.Context, cfg *config.Config, environ []string) (*simRun, error) {
+	fill, ferr := session.FillFromConfig(cfg.Sim)
+	parts, perr := simServerPartsOf(cfg, environ)
+	if err := errors.Join(ferr, perr); err != nil {
+		return nil, err
+	}
+	srv, speed := cfg.Server, cfg.Data.Speed
+	start := startOf(srv, parts.bars)
+	x, err := session.NewSim(ctx, session.Venue{Fill: fill, Start: start, Rules: parts.rules,
+		Balances: srv.Accounts[0].Balances, Retention: session.KeepAll})
 	if err != nil {
 		return nil, err
 	}
-	symbols := make([]string, len(so.Symbols))
-	for i, s := range so.Symbols {
-		symbols[i] = s.Symbol
-	}
-	bars, iv, err := cfg.Replay.bars(symbols)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Replay.Speed < 0 {
-		return nil, fmt.Errorf("replay.speed: %g is negative", cfg.Replay.Speed)
-	}
-	switch {
-	case cfg.Start != "":
-		if so.Start, err = time.Parse(time.RFC3339, cfg.Start); err != nil {
-			return nil, fmt.Errorf("start: %q is not an RFC 3339 time", cfg.Start)
-		}
-	default:
-		so.Start = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-		for _, ks := range bars {
-			if len(ks) > 0 && ks[0].OpenTime.Before(so.Start) {
-				so.Start = ks[0].OpenTime
-			}
-		}
-	}
-	x, err := sim.New(so)
-	if err != nil {
-		return nil, err
-	}
-	run := &simRun{x: x, replay: simserver.ReplayOptions{Bars: bars, Interval: iv, Speed: cfg.Replay.Speed, Clock: exchange.SystemClock{}}}
+	run := &simRun{x: x, replay: simserver.ReplayOptions{Interval: parts.iv, Speed: speed, Clock: exchange.SystemClock{}}}
 	var keys []simserver.Key
-	for i, a := range cfg.Accounts {
+	for i, a := range srv.Accounts {
 		uid := x.MasterUID()
 		if i > 0 {
-			if a.Name == "" {
-				return nil, fmt.Errorf("accounts[%d].name: required", i)
-			}
 			uid = x.CreateAccount(a.Name)
-		}
-		assets := make([]string, 0, len(a.Balances))
-		for asset := range a.Balances {
-			assets = append(assets, asset)
-		}
-		sort.Strings(assets)
-		for _, asset := range assets {
-			if err := x.Credit(uid, asset, a.Balances[asset]); err != nil {
-				return nil, fmt.Errorf("accounts[%d].balances.%s: %w", i, asset, err)
+			for _, asset := range slices.Sorted(maps.Keys(a.Balances)) {
+				if err := x.Credit(uid, asset, a.Balances[asset]); err != nil {
+					return nil, fmt.Errorf("server.accounts[%d].balances.%s: %w", i, asset, err)
+				}
+			}
+			if fill.TokenFees {
+				if _, err := x.As(uid).SetTokDeduct(ctx, true); err != nil {
+					return nil, fmt.Errorf("sim.token_fees: server.accounts[%d]: %w", i, err)
+				}
 			}
 		}
 		if a.APIKey == "" {
 			continue // an account without API access
 		}
-		secret, from, err := a.secret(i, environ)
-		if err != nil {
-			return nil, err
-		}
-		perms, err := a.permissions(i)
-		if err != nil {
-			return nil, err
-		}
-		keys = append(keys, simserver.Key{APIKey: a.APIKey, Secret: secret, UID: uid, Main: i == 0, Permissions: perms, IPs: a.IPs})
-		run.accounts = append(run.accounts, fmt.Sprintf("account %s (uid %s): API key %s, secret from %s", a.Name, uid, a.APIKey, from))
+		sec := parts.secrets[i]
+		keys = append(keys, simserver.Key{APIKey: a.APIKey, Secret: sec.secret, UID: uid, Main: i == 0, Permissions: a.KeyPermissions(), IPs: a.IPs})
+		run.accounts = append(run.accounts, fmt.Sprintf("account %s (uid %s): API key %s, secret from %s", a.Name, uid, a.APIKey, sec.from))
 	}
-	if cfg.Replay.Warmup < 0 {
-		return nil, fmt.Errorf("replay.warmup: %d is negative", cfg.Replay.Warmup)
-	}
-	warm, rest := simserver.SplitWarmup(bars, iv, cfg.Replay.Warmup)
-	if cfg.Replay.Speed == 0 {
-		warm, rest = bars, nil
+	warm, rest := simserver.SplitWarmup(parts.bars, parts.iv, srv.Warmup)
+	if speed == 0 {
+		warm, rest = parts.bars, nil
 	}
 	// The warm-up (every bar at speed 0) is fed before serving, so clients
 	// never see a market half fed; the rest is replayed at the speed.
-	if err := simserver.FeedAll(x, warm, iv); err != nil {
+	if err := simserver.FeedAll(x, warm, parts.iv); err != nil {
 		return nil, err
 	}
 	run.replay.Bars = rest
-	limits := cfg.Limits == nil || *cfg.Limits
-	if run.s, err = simserver.New(x, simserver.Options{Keys: keys, Limits: simserver.Limits{Off: !limits}}); err != nil {
+	if run.s, err = simserver.New(x, simserver.Options{Keys: keys, Limits: simserver.Limits{Off: !srv.Limits}}); err != nil {
 		return nil, err
 	}
 	count := func(m map[string][]exchange.Kline) (n int) {
@@ -182,13 +160,17 @@ func buildSimServer(cfg *simConfig, environ []string) (*simRun, error) {
 		}
 		return n
 	}
-	switch n := count(bars); {
+	switch n := count(parts.bars); {
 	case n == 0:
 		run.source = "no klines to replay; the clock runs in real time"
 	default:
-		run.source = fmt.Sprintf("replaying %d %s bars of %s (%s) from %s at speed %g", n, iv, strings.Join(symbols, ", "),
-			cfg.Replay.Source, so.Start.UTC().Format(time.RFC3339), cfg.Replay.Speed)
-		if w := count(warm); w > 0 && cfg.Replay.Speed > 0 {
+		symbols := make([]string, len(parts.rules))
+		for i, r := range parts.rules {
+			symbols[i] = r.Symbol
+		}
+		run.source = fmt.Sprintf("replaying %d %s bars of %s (%s) from %s at speed %g", n, parts.iv, strings.Join(symbols, ", "),
+			cfg.Data.Source, start.UTC().Format(time.RFC3339), speed)
+		if w := count(warm); w > 0 && speed > 0 {
 			run.source += fmt.Sprintf(", the first %d at once", w)
 		}
 	}

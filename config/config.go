@@ -8,8 +8,11 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,6 +51,7 @@ type Config struct {
 	Poll       Poll              `koanf:"poll"`
 	Report     Report            `koanf:"report"`
 	Daemon     Daemon            `koanf:"daemon"`
+	Server     Server            `koanf:"server"`
 
 	// set lists the keys the file and the environment set (not the
 	// defaults, not flags), for the check of what the mode honours.
@@ -79,7 +83,7 @@ type Store struct {
 
 // Data says where historical and replayed klines come from.
 type Data struct {
-	Source   string  `koanf:"source"` // sample, csv or store
+	Source   string  `koanf:"source"` // sample, csv, store, or none (sim-server only)
 	Path     string  `koanf:"path"`   // CSV file or folder (csv), database (store)
 	Interval string  `koanf:"interval"`
 	From     string  `koanf:"from"` // YYYY-MM-DD or RFC 3339; empty for all
@@ -157,6 +161,7 @@ func Defaults() map[string]any {
 		"daemon.unknown_orders":       UnknownAdopt,
 		"daemon.shutdown_timeout":     "10s",
 		"daemon.clock_sync":           "10m",
+		"server.limits":               true,
 	}
 }
 
@@ -167,6 +172,51 @@ const EnvPrefix = "SPOTBOT_"
 
 // secretKeys may never appear in a configuration file.
 var secretKeys = []string{"secret", "api_secret", "secret_key", "api_key", "key"}
+
+// secretIn returns the path of the first secret-looking key in the file's
+// tree (lists included, as strategies[0].params.secret), and what to use
+// instead, or "" when there is none. A sim-server account's api_key
+// (server.accounts[N].api_key) is allowed: it is the access key id, which
+// travels in a header of every request; its secret comes from secret_env
+// or secret_file.
+func secretIn(path string, v any) (string, string) {
+	switch v := v.(type) {
+	case map[string]any:
+		for _, name := range slices.Sorted(maps.Keys(v)) {
+			p := name
+			if path != "" {
+				p = path + "." + name
+			}
+			if slices.Contains(secretKeys, name) && !isServerAccountKeyID(path, name) {
+				if strings.HasPrefix(p, "server.accounts[") {
+					return p, "give the account's secret_env or secret_file"
+				}
+				return p, "use SPOTBOT_API_KEY/SPOTBOT_API_SECRET or exchange.key_file"
+			}
+			if found, instead := secretIn(p, v[name]); found != "" {
+				return found, instead
+			}
+		}
+	case []any:
+		for i, e := range v {
+			if found, instead := secretIn(fmt.Sprintf("%s[%d]", path, i), e); found != "" {
+				return found, instead
+			}
+		}
+	}
+	return "", ""
+}
+
+// isServerAccountKeyID tells server.accounts[N] and api_key apart from
+// every other place a key named api_key could be.
+func isServerAccountKeyID(parent, name string) bool {
+	idx, ok := strings.CutPrefix(parent, "server.accounts[")
+	if !ok || name != "api_key" || !strings.HasSuffix(idx, "]") {
+		return false
+	}
+	_, err := strconv.Atoi(strings.TrimSuffix(idx, "]"))
+	return err == nil
+}
 
 // topLevel lists the configuration's top-level keys, from Config's tags.
 func topLevel() map[string]bool {
@@ -218,13 +268,8 @@ func Load(yamlText []byte, environ []string, overrides map[string]any, reg *stra
 			return nil, fmt.Errorf("config: %w", err)
 		}
 	}
-	for _, key := range k.Keys() {
-		last := key[strings.LastIndex(key, ".")+1:]
-		for _, s := range secretKeys {
-			if last == s {
-				return nil, fmt.Errorf("config: %s: secrets must not be in the configuration file; use SPOTBOT_API_KEY/SPOTBOT_API_SECRET or exchange.key_file", key)
-			}
-		}
+	if key, instead := secretIn("", k.Raw()); key != "" {
+		return nil, fmt.Errorf("config: %s: secrets must not be in the configuration file; %s", key, instead)
 	}
 	err := k.Load(envProvider(environ), nil)
 	if err != nil {
@@ -245,14 +290,47 @@ func Load(yamlText []byte, environ []string, overrides map[string]any, reg *stra
 		DecodeHook:       mapstructure.ComposeDecodeHookFunc(yamlTimeHook, strategy.DecodeHook()),
 	}})
 	if err != nil {
-		msg := strings.ReplaceAll(err.Error(), "\n", "; ")
-		msg = strings.TrimPrefix(msg, "decoding failed due to the following error(s):; ; ")
-		return nil, fmt.Errorf("config: %s", msg)
+		return nil, decodeErrors(err)
 	}
 	if err := c.Validate(reg); err != nil {
 		return nil, err
 	}
 	return &c, nil
+}
+
+// decodeErrors turns the decoder's report into one error a line, each
+// naming its field path: mapstructure's "'server' has invalid keys: a, b"
+// becomes "server.a: unknown key" and "server.b: unknown key", and
+// "'server.limits' expected type 'bool', ..." "server.limits: expected
+// type 'bool', ...".
+func decodeErrors(err error) error {
+	var errs []error
+	for _, l := range strings.Split(err.Error(), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "decoding failed due to the following error(s):") {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(l, "'"); ok {
+			if parent, keys, ok := strings.Cut(rest, "' has invalid keys: "); ok {
+				for _, key := range strings.Split(keys, ", ") {
+					if parent != "" {
+						key = parent + "." + key
+					}
+					errs = append(errs, fmt.Errorf("config: %s: unknown key", key))
+				}
+				continue
+			}
+			if path, what, ok := strings.Cut(rest, "' "); ok && path != "" && !strings.Contains(path, " ") {
+				errs = append(errs, fmt.Errorf("config: %s: %s", path, what))
+				continue
+			}
+		}
+		errs = append(errs, fmt.Errorf("config: %s", l))
+	}
+	if len(errs) == 0 {
+		return fmt.Errorf("config: %w", err)
+	}
+	return errors.Join(errs...)
 }
 
 // LoadFile reads a YAML file and then the process environment.
@@ -291,9 +369,9 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 		errs = append(errs, fmt.Errorf("%s: %s", path, fmt.Sprintf(format, args...)))
 	}
 	switch c.Mode {
-	case ModeLive, ModePaper, ModePaperReplay, ModeBacktest:
+	case ModeLive, ModePaper, ModePaperReplay, ModeBacktest, ModeSimServer:
 	default:
-		add("mode", "%q must be live, paper, paper-replay or backtest", c.Mode)
+		add("mode", "%q must be live, paper, paper-replay, backtest or sim-server", c.Mode)
 	}
 	if c.Mode == ModeLive || c.Mode == ModePaper {
 		if c.Exchange.BaseURL == "" {
@@ -315,8 +393,18 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 		if c.Data.Path == "" {
 			add("data.path", "required for source %s", c.Data.Source)
 		}
+	case "none":
+		// Only a sim-server can run without bars (its clock then runs in
+		// real time); every other mode reads them.
+		if c.Mode != ModeSimServer {
+			add("data.source", "none is only for mode sim-server; %s mode needs bars: sample, csv or store", c.Mode)
+		}
 	default:
-		add("data.source", "%q must be sample, csv or store", c.Data.Source)
+		if c.Mode == ModeSimServer {
+			add("data.source", "%q must be sample, csv, store or none", c.Data.Source)
+		} else {
+			add("data.source", "%q must be sample, csv or store", c.Data.Source)
+		}
 	}
 	if _, err := exchange.ParseInterval(c.Data.Interval); err != nil {
 		add("data.interval", "%v", err)
@@ -340,6 +428,17 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 	}
 	if c.Sim.SlippageBps.IsNegative() {
 		add("sim.slippage_bps", "must not be negative")
+	}
+	if c.Sim.SlippageTicks < 0 {
+		add("sim.slippage_ticks", "%d must not be negative", c.Sim.SlippageTicks)
+	}
+	for _, f := range []struct {
+		path string
+		fee  *decimal.Decimal
+	}{{"sim.maker_fee", c.Sim.MakerFee}, {"sim.taker_fee", c.Sim.TakerFee}} {
+		if f.fee != nil && (f.fee.IsNegative() || f.fee.GreaterThanOrEqual(decimal.NewFromInt(1))) {
+			add(f.path, "%s must be at least 0 and below 1", f.fee)
+		}
 	}
 	if err := c.Risk.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("risk.%w", err))
@@ -382,6 +481,7 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 	errs = append(errs, c.unhonoured()...)
 	errs = append(errs, c.Poll.validate()...)
 	errs = append(errs, c.Daemon.validate()...)
+	errs = append(errs, c.Server.validate(c.Mode)...)
 	return errors.Join(errs...)
 }
 

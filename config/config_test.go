@@ -86,13 +86,13 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 		env        []string
 		want       string
 	}{
-		{"unknown key", "mode: backtest\ndata: {sorce: csv}\n", nil, "'data' has invalid keys: sorce"},
+		{"unknown key", "mode: backtest\ndata: {sorce: csv}\n", nil, "config: data.sorce: unknown key"},
 		{"lower-case quote", "account: {quote: usdt}\n", nil, `account.quote: "usdt" must be an asset name in capitals`},
 		{"strategy param", strings.Replace(good, "slow: 20", "slow: 3", 1), nil, "strategies[0].params.fast: must be < slow"},
 		{"strategy param type", strings.Replace(good, "fast: 5", "fast: five", 1), nil, "strategies[0].params.fast: expected type 'int'"},
 		{"unknown strategy", strings.Replace(good, "name: cross", "name: crosss", 1), nil, `strategies[0].name: unknown strategy "crosss" (known: cross)`},
 		{"secret in yaml", "exchange:\n  api_secret: abc\n", nil, "exchange.api_secret: secrets must not be in the configuration file"},
-		{"bad mode", "mode: yolo\n", nil, `mode: "yolo" must be live, paper, paper-replay or backtest`},
+		{"bad mode", "mode: yolo\n", nil, `mode: "yolo" must be live, paper, paper-replay, backtest or sim-server`},
 		{"live without url", "mode: live\n", nil, "exchange.base_url: required in live mode"},
 		{"recv window", "exchange: {recv_window: 60s}\n", nil, "exchange.recv_window: 1m0s must be above 0 and below 60s"},
 		{"bad from", "data: {from: yesterday}\n", nil, `data.from: "yesterday" is neither YYYY-MM-DD nor RFC 3339`},

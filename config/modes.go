@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/confmap"
 	"github.com/knadh/koanf/providers/env/v2"
 	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
@@ -28,15 +29,16 @@ func modeRules() []modeRule {
 	simulatedModes, replayModes, exchangeModes, daemonModes := modesWhere(Config.Simulated), modesWhere(Config.Replays),
 		modesWhere(Config.ReachesExchange), modesWhere(Config.RunsDaemon)
 	return []modeRule{
-		{"data.speed", []string{ModePaperReplay}, "only paper-replay paces a replay"},
-		{"data.interval", []string{ModePaper, ModePaperReplay, ModeBacktest}, "live trading polls each strategy's own interval"},
-		{"data.", replayModes, "only paper-replay and backtest replay data"},
-		{"sim.", simulatedModes, "only the simulated exchange of paper, paper-replay and backtest has a fill model"},
-		{"account.balances", simulatedModes, "the live account's balances are the exchange's"},
+		{"data.speed", []string{ModePaperReplay, ModeSimServer}, "only paper-replay and the simulated server pace a replay"},
+		{"data.interval", []string{ModePaper, ModePaperReplay, ModeBacktest, ModeSimServer}, "live trading polls each strategy's own interval"},
+		{"data.", replayModes, "only paper-replay, backtest and the simulated server replay data"},
+		{"sim.", simulatedModes, "only the simulated exchange has a fill model"},
+		{"account.balances", []string{ModePaper, ModePaperReplay, ModeBacktest}, "the live account's balances are the exchange's, the simulated server's are under server.accounts"},
+		{"server.", []string{ModeSimServer}, "only bot sim-server serves"},
 		{"exchange.", exchangeModes, "only live and paper reach the exchange"},
 		{"poll.", exchangeModes, "only live and paper poll the exchange"},
-		{"daemon.", daemonModes, "backtests run no daemon"},
-		{"http.", daemonModes, "backtests serve no observability listener"},
+		{"daemon.", daemonModes, "only bot run runs a daemon"},
+		{"http.", daemonModes, "only bot run serves the observability listener"},
 		{"report.", []string{ModeBacktest}, "only backtests write reports"},
 	}
 }
@@ -87,27 +89,47 @@ func envProvider(environ []string) *env.Env {
 // comparing mode strings.
 
 // Simulated says orders go to the simulated exchange (paper, paper-replay,
-// backtest).
+// backtest, the simulated server).
 func (c Config) Simulated() bool { return c.Mode != ModeLive }
 
-// Replays says the bars come from data.source (paper-replay, backtest).
-func (c Config) Replays() bool { return c.Mode == ModePaperReplay || c.Mode == ModeBacktest }
+// Replays says the bars come from data.source (paper-replay, backtest,
+// the simulated server).
+func (c Config) Replays() bool {
+	return c.Mode == ModePaperReplay || c.Mode == ModeBacktest || c.Mode == ModeSimServer
+}
 
 // ReachesExchange says the session talks to exchange.base_url (live: the
 // trading port; paper: public market data).
 func (c Config) ReachesExchange() bool { return c.Mode == ModeLive || c.Mode == ModePaper }
 
-// RunsDaemon says `bot run` runs the configuration (every mode but
-// backtest).
-func (c Config) RunsDaemon() bool { return c.Mode != ModeBacktest }
+// RunsDaemon says `bot run` runs the configuration (live, paper,
+// paper-replay).
+func (c Config) RunsDaemon() bool {
+	return c.Mode == ModeLive || c.Mode == ModePaper || c.Mode == ModePaperReplay
+}
 
 // modesWhere lists the modes with a capability.
 func modesWhere(has func(Config) bool) []string {
 	var out []string
-	for _, m := range []string{ModeLive, ModePaper, ModePaperReplay, ModeBacktest} {
+	for _, m := range []string{ModeLive, ModePaper, ModePaperReplay, ModeBacktest, ModeSimServer} {
 		if has(Config{Mode: m}) {
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// ModeOf is the mode a configuration text selects, with the environment
+// and the defaults laid over it, without validating anything else: a
+// command refuses a configuration of another mode before listing its
+// problems. Text that does not parse selects the default mode; Load
+// reports the error.
+func ModeOf(yamlText []byte, environ []string) string {
+	k := koanf.New(".")
+	_ = k.Load(confmap.Provider(Defaults(), "."), nil)
+	if len(yamlText) > 0 {
+		_ = k.Load(rawbytes.Provider(yamlText), yaml.Parser())
+	}
+	_ = k.Load(envProvider(environ), nil)
+	return k.String("mode")
 }

@@ -21,17 +21,17 @@ func TestUnhonouredOptions(t *testing.T) {
 	_, err := Load([]byte(goodDaemon+"sim: {slippage_bps: 5}\naccount: {balances: {USDT: 100}}\ndata: {speed: 10}\n"),
 		[]string{"SPOTBOT_REPORT__DIR=out"}, map[string]any{"report.html": false}, testRegistry())
 	want := []string{
-		"account.balances.USDT: not used in live mode (the live account's balances are the exchange's); remove it or change mode",
-		"data.speed: not used in live mode (only paper-replay paces a replay); remove it or change mode",
+		"account.balances.USDT: not used in live mode (the live account's balances are the exchange's, the simulated server's are under server.accounts); remove it or change mode",
+		"data.speed: not used in live mode (only paper-replay and the simulated server pace a replay); remove it or change mode",
 		"report.dir: not used in live mode (only backtests write reports); remove it or change mode",
-		"sim.slippage_bps: not used in live mode (only the simulated exchange of paper, paper-replay and backtest has a fill model); remove it or change mode",
+		"sim.slippage_bps: not used in live mode (only the simulated exchange has a fill model); remove it or change mode",
 	}
 	if err == nil || err.Error() != strings.Join(want, "\n") {
 		t.Errorf("err:\n%v\nwant:\n%s", err, strings.Join(want, "\n"))
 	}
 	_, err = Load([]byte(good+"poll: {orders: 1s}\n"), []string{"SPOTBOT_DATA__SPEED=2"}, nil, testRegistry())
 	want = []string{
-		"data.speed: not used in backtest mode (only paper-replay paces a replay); remove it or change mode",
+		"data.speed: not used in backtest mode (only paper-replay and the simulated server pace a replay); remove it or change mode",
 		"poll.orders: not used in backtest mode (only live and paper poll the exchange); remove it or change mode",
 	}
 	if err == nil || err.Error() != strings.Join(want, "\n") {
