@@ -1,9 +1,12 @@
 package app
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -18,7 +21,6 @@ import (
 	"github.com/spotbot/spotbot/daemon"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
-	"github.com/spotbot/spotbot/exchange/simserver"
 	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/store"
@@ -223,15 +225,19 @@ func TestParityBacktestPaperReplayLive(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Live: the REST client against the simulated server, whose exchange
-	// is built from the same sim section, fed as time passes.
+	// Live: the REST client against the simulated server of `bot
+	// sim-server`, built by its own builder from a sim-server
+	// configuration with the same sim section, the same bars (a CSV
+	// folder) and the same rules (a recorded exchangeInfo); the bars past
+	// the warm-up are fed as time passes.
 	liveLog := &orderLog{}
-	x, srv := parityServer(t, data, fill, c.Account.Balances)
-	hs := httptest.NewServer(srv)
+	run := parityServer(t, data)
+	x := run.x
+	hs := httptest.NewServer(run.s)
 	defer hs.Close()
 	clock := &parityClock{x: x, stop: end.Add(time.Minute)}
 	for _, sym := range []string{"BTCUSDT", "TOKUSDT"} {
-		for _, k := range data[sym] {
+		for _, k := range run.replay.Bars[sym] {
 			clock.bars = append(clock.bars, struct {
 				sym string
 				k   exchange.Kline
@@ -239,7 +245,9 @@ func TestParityBacktestPaperReplayLive(t *testing.T) {
 		}
 	}
 	sort.SliceStable(clock.bars, func(i, j int) bool { return clock.bars[i].k.OpenTime.Before(clock.bars[j].k.OpenTime) })
-	clock.advance(start.Add(parityWarm * time.Hour))
+	if got := x.Now(); !got.Equal(start.Add(parityWarm * time.Hour)) {
+		t.Fatalf("the server starts at %s, want the end of the warm-up", got)
+	}
 	lc, err := config.Load([]byte(fmt.Sprintf("mode: live\nexchange: {base_url: %q}\npoll: {kline_delay: 0s, orders: 1h}\n", hs.URL)+
 		parityStrategies), nil, nil, parityRegistry(liveLog))
 	if err != nil {
@@ -285,28 +293,52 @@ const (
 	paritySecret = "0123456789abcdef0123456789abcdef"
 )
 
-// parityServer is the simulated REST server over an exchange built by
-// the session engine from the fill model, at the data's start.
-func parityServer(t *testing.T, data map[string][]exchange.Kline, fill session.Fill, balances map[string]decimal.Decimal) (*sim.Exchange, *simserver.Server) {
+// parityServer builds `bot sim-server`'s server from a sim-server
+// configuration: the parity sim section, the data as a CSV folder, the
+// default rules as a recorded exchangeInfo, parityWarm bars fed at once.
+func parityServer(t *testing.T, data map[string][]exchange.Kline) *simRun {
 	t.Helper()
-	var rules []exchange.SymbolInfo
+	dir := t.TempDir()
+	var info exchange.ExchangeInfo
 	for _, sym := range []string{"BTCUSDT", "TOKUSDT"} {
 		r, err := session.DefaultRules(sym, data[sym])
 		if err != nil {
 			t.Fatal(err)
 		}
-		rules = append(rules, r)
+		info.Symbols = append(info.Symbols, r)
+		var b bytes.Buffer
+		if err := marketdata.WriteCSV(&b, data[sym]); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, sym+"-1h.csv"), b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	x, err := session.NewSim(t.Context(), session.Venue{Fill: fill, Start: data["BTCUSDT"][0].OpenTime, Rules: rules, Balances: balances})
+	js, err := json.Marshal(info)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := simserver.New(x, simserver.Options{Keys: []simserver.Key{{APIKey: parityKey, Secret: paritySecret, UID: x.MasterUID(),
-		Main: true, Permissions: simserver.AllPermissions()}}})
+	if err := os.WriteFile(filepath.Join(dir, "exchangeInfo.json"), js, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := fmt.Sprintf(`mode: sim-server
+server:
+  exchange_info: %s
+  accounts:
+    - {name: main, api_key: %s, secret_env: PARITY_SECRET, balances: {USDT: 10000, TOK: 100}}
+  warmup: %d
+data: {source: csv, path: %s, interval: 1h, speed: 1}
+`, filepath.Join(dir, "exchangeInfo.json"), parityKey, parityWarm, dir) + paritySim[:strings.Index(paritySim, "account:")]
+	env := []string{"PARITY_SECRET=" + paritySecret}
+	cfg, err := loadConfigText(strategy.NewRegistry(), simServerCmd, "parity sim-server", []byte(text), env, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return x, srv
+	run, err := buildSimServer(t.Context(), cfg, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
 }
 
 // mustSim is an empty simulator, the paper-replay run's wall clock (it
