@@ -246,6 +246,14 @@ func TestNewStrategyModule(t *testing.T) {
 	if !strings.Contains(btOut, "Backtest               mystrat (mystrat)\n") {
 		t.Errorf("backtest output:\n%s", btOut)
 	}
+	// The other configurations: live.yaml checks with credentials, and
+	// paper.yaml replays the sample to its end through the daemon.
+	if got := run([]string{"GOFLAGS=-mod=mod", "SPOTBOT_API_KEY=k", "SPOTBOT_API_SECRET=s"}, "run", ".", "check", "--config", "live.yaml"); !strings.HasPrefix(got, "live.yaml: ok\nmode:         live (http://127.0.0.1:8080)\n") {
+		t.Errorf("check live.yaml:\n%s", got)
+	}
+	if got := run([]string{"GOFLAGS=-mod=mod"}, "run", ".", "run", "--config", "paper.yaml"); !strings.Contains(got, `msg="bot stopped" orders_placed=524 fills=524 open_orders=0`) {
+		t.Errorf("run --config paper.yaml, last lines:\n%s", got[max(0, len(got)-1000):])
+	}
 	text, err := os.ReadFile(filepath.Join(report, "report.json"))
 	if err != nil {
 		t.Fatal(err)
