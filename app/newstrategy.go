@@ -75,9 +75,10 @@ Which spotbot the module builds against:
   otherwise, when the working directory is inside a spotbot checkout, a
   replace directive to it. If none applies, it asks for --spotbot.
 
-go.sum is not written: run "go mod tidy" in the new folder first (it works
-offline when the module cache holds spotbot's dependencies, as it does
-after building this binary).`,
+With a replace directive, go.mod lists spotbot's requirements and go.sum
+is the checkout's: the module builds at once, offline, from the modules
+that built spotbot. With a require, go.sum is not written: run "go mod
+tidy" in the new folder first (it fetches from the module proxy).`,
 		Example: "  " + prog + " new-strategy breakout\n  " +
 			prog + " new-strategy mystrat --dir ../mystrat --module example.com/me/mystrat",
 		Args: cobra.ExactArgs(1),
@@ -90,10 +91,10 @@ after building this binary).`,
 			return newStrategy(o, src, prog, c.OutOrStdout())
 		},
 	}
-	fs := c.Flags()
-	fs.StringVar(&o.dir, "dir", "", "folder of the new module (default ./NAME)")
-	fs.StringVar(&o.module, "module", "", "module path (default example.com/NAME)")
-	fs.StringVar(&o.spotbot, "spotbot", "", "a spotbot checkout to build against (a replace directive)")
+	flags := c.Flags()
+	flags.StringVar(&o.dir, "dir", "", "folder of the new module (default ./NAME)")
+	flags.StringVar(&o.module, "module", "", "module path (default example.com/NAME)")
+	flags.StringVar(&o.spotbot, "spotbot", "", "a spotbot checkout to build against (a replace directive)")
 	return c
 }
 
