@@ -221,7 +221,7 @@ func TestCheckAndJobsDispatch(t *testing.T) {
 	}
 	out.Reset()
 	if err := botArgs(t.Context(), []string{"help"}, &out, &errOut); err != nil ||
-		!strings.Contains(out.String(), "\n  check       Validate a configuration without trading\n  completion  Generate the autocompletion script for the specified shell\n") {
+		!strings.Contains(out.String(), "\n  check        Validate a configuration without trading\n  completion   Generate the autocompletion script for the specified shell\n") {
 		t.Errorf("usage: %v\n%s", err, out.String())
 	}
 }
