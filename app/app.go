@@ -4,7 +4,7 @@
 //
 // cmd/bot and cmd/backtest are this package over the built-in strategies.
 // A strategy written in one's own module gets every command (run, check,
-// jobs, sim-server, download, import, export, and backtest with its
+// jobs, sim-server, download, import, export, new-strategy, and backtest with its
 // sweeps, walk-forward and recorded reports) from a main.go of a few
 // lines:
 //
@@ -71,7 +71,8 @@ func processDeps(reg *strategy.Registry) deps {
 }
 
 // Bot returns the bot command tree over the strategies of reg: run, check,
-// jobs run, endpoints, sim-server, download, import and export.
+// jobs run, endpoints, sim-server, download, import, export and
+// new-strategy.
 func Bot(reg *strategy.Registry) *cobra.Command {
 	return newBot("bot", processDeps(reg))
 }

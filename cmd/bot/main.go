@@ -1,6 +1,6 @@
 // Command bot is spotbot's daemon and operator tool over the built-in
-// strategies: run, check, jobs run, endpoints, sim-server, download, import
-// and export. Its commands live in package app, which a module with
+// strategies: run, check, jobs run, endpoints, sim-server, download, import,
+// export and new-strategy. Its commands live in package app, which a module with
 // strategies of its own uses the same way.
 package main
 
