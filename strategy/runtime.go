@@ -85,11 +85,12 @@ type Runtime struct {
 	cur   *feedState // the feed of the previous OnBar: usually the next one's too
 	// aggFeeds are the base feeds with higher feeds aggregated from them,
 	// sorted by symbol and interval; listed at the first Advance.
-	aggFeeds []*feedState
-	rules    map[string]*exchange.SymbolInfo
-	last     map[string]*decimal.Decimal // present once a price was seen
-	bal      map[string]exchange.Balance
-	stale    bool // balances need a refresh
+	aggFeeds  []*feedState
+	aggListed bool
+	rules     map[string]*exchange.SymbolInfo
+	last      map[string]*decimal.Decimal // present once a price was seen
+	bal       map[string]exchange.Balance
+	stale     bool // balances need a refresh
 	// valued are the holdings equity is valued with, listed from bal
 	// when valuedOK; terms is scratch for the sum.
 	valued   []valuedAsset
@@ -437,18 +438,20 @@ func (r *Runtime) OnBar(ctx context.Context, f Feed, k exchange.Kline) {
 // fill at the close fills at that bar's close, not the next bar's). The
 // bars arrive as warm-up when warm is set.
 func (r *Runtime) Advance(ctx context.Context, t time.Time, warm bool) {
-	r.ctx = ctx
-	if r.opts.BaseInterval == "" {
-		return
+	if r.aggListed && len(r.aggFeeds) == 0 {
+		return // no higher interval: the common case, every bar
 	}
-	if r.aggFeeds == nil {
+	r.advance(ctx, t, warm)
+}
+
+func (r *Runtime) advance(ctx context.Context, t time.Time, warm bool) {
+	r.ctx = ctx
+	if !r.aggListed {
+		r.aggListed = true
 		for _, f := range r.Feeds() {
-			if st := r.feeds[f]; len(st.aggs) > 0 {
+			if st := r.feeds[f]; r.opts.BaseInterval != "" && len(st.aggs) > 0 {
 				r.aggFeeds = append(r.aggFeeds, st)
 			}
-		}
-		if r.aggFeeds == nil {
-			r.aggFeeds = []*feedState{} // none: known, not to be listed again
 		}
 	}
 	var bars []pendingBar
