@@ -30,7 +30,12 @@ type Replay struct {
 	next    []int
 	data    [][]exchange.Kline // Data by symbol index: no map look-up per bar
 	feeds   []strategy.Feed
+	at      []int // the symbols with a bar at the current instant
 	step    Step
+	// done is the Done channel of the first call's context (a replay runs
+	// under one): a receive that does not wait is cheaper than ctx.Err,
+	// which takes the context's lock, at every instant.
+	done <-chan struct{}
 }
 
 // Total is the number of bars replayed.
@@ -42,7 +47,8 @@ func (r *Replay) Total() int {
 	return n
 }
 
-// Next implements Feed.
+// Next implements Feed. A Replay is driven under one context: the first
+// call's.
 func (r *Replay) Next(ctx context.Context) (*Step, error) {
 	if !r.started {
 		if len(r.Symbols) == 0 || !r.Interval.Valid() {
@@ -58,37 +64,42 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 			r.data[i] = r.Data[sym]
 		}
 		r.step.Bars = make([]Bar, 0, n)
+		r.at = make([]int, 0, n)
 		r.step.Tick = true
+		r.done = ctx.Done()
 	}
-	// A receive that does not wait is cheaper than ctx.Err, which takes
-	// the context's lock, at every instant.
 	select {
-	case <-ctx.Done():
+	case <-r.done:
 		return nil, ctx.Err()
 	default:
 	}
-	s := &r.step
-	s.Bars = s.Bars[:0]
+	at := r.at[:0]
 	var t time.Time
 	for i, ks := range r.data {
 		if r.next[i] >= len(ks) {
 			continue
 		}
 		switch ot := ks[r.next[i]].OpenTime; {
-		case len(s.Bars) == 0 || ot.Before(t):
+		case len(at) == 0 || ot.Before(t):
 			t = ot
-			s.Bars = append(s.Bars[:0], Bar{Index: i})
+			at = append(at[:0], i)
 		case ot.Equal(t):
-			s.Bars = append(s.Bars, Bar{Index: i})
+			at = append(at, i)
 		}
 	}
-	if len(s.Bars) == 0 {
+	r.at = at
+	if len(at) == 0 {
 		return nil, io.EOF
 	}
-	for j := range s.Bars {
+	s := &r.step
+	s.Bars = s.Bars[:len(at)]
+	for j, i := range at {
 		b := &s.Bars[j]
-		i := b.Index
-		b.Feed, b.K, b.Sim = r.feeds[i], &r.data[i][r.next[i]], true
+		if b.Index != i || b.Feed.Symbol == "" {
+			// A new series in this slot; most instants keep the last's.
+			*b = Bar{Feed: r.feeds[i], Sim: true, Index: i}
+		}
+		b.K = &r.data[i][r.next[i]]
 		if !r.live && r.next[i] >= r.WarmUp {
 			r.live = true
 		}
