@@ -141,11 +141,6 @@ func (s *Spec) check() error {
 		if len(ks) == 0 {
 			return fmt.Errorf("backtest: no bars for %s", sym)
 		}
-		for i := 1; i < len(ks); i++ {
-			if !ks[i].OpenTime.After(ks[i-1].OpenTime) {
-				return fmt.Errorf("backtest: %s bar %d at %s is not after the bar before it", sym, i, ks[i].OpenTime.UTC().Format(time.RFC3339))
-			}
-		}
 	}
 	for a, v := range s.Balances {
 		if v.IsNegative() {

@@ -44,11 +44,6 @@ func loadReplay(c *config.Config, given map[string][]exchange.Kline, symbols []s
 		if len(ks) == 0 {
 			return nil, fmt.Errorf("daemon: no %s bars of %s to replay", iv, sym)
 		}
-		for i := 1; i < len(ks); i++ {
-			if !ks[i].OpenTime.After(ks[i-1].OpenTime) {
-				return nil, fmt.Errorf("daemon: %s bar %d at %s is not after the bar before it", sym, i, ks[i].OpenTime.UTC().Format(time.RFC3339))
-			}
-		}
 		r.symbols = append(r.symbols, sym)
 		if r.start.IsZero() || ks[0].OpenTime.Before(r.start) {
 			r.start = ks[0].OpenTime

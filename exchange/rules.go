@@ -113,6 +113,13 @@ func (s *SymbolInfo) CheckOrder(o NewOrder, last decimal.Decimal) error {
 	if err := o.validate(EpNewOrder, -1); err != nil {
 		return err
 	}
+	return s.CheckRules(o, last)
+}
+
+// CheckRules applies the symbol's rules alone to an order that passed
+// NewOrder.Validate: a caller that validated before looking the symbol up
+// (the simulator, the risk gate) does not validate every order twice.
+func (s *SymbolInfo) CheckRules(o NewOrder, last decimal.Decimal) error {
 	if o.Symbol != s.Symbol {
 		return ruleErr(RuleSymbolNotFound, CodeInvalidSymbol, "order for %s checked against %s", o.Symbol, s.Symbol)
 	}

@@ -176,7 +176,7 @@ func (g *Gate) Check(ctx context.Context, o exchange.NewOrder, v View) error {
 		return reject(RuleUnknownSymbol, exchange.CodeInvalidSymbol, "unknown symbol %q", o.Symbol)
 	}
 	last := v.LastPrice(o.Symbol)
-	if err := info.CheckOrder(o, last); err != nil {
+	if err := info.CheckRules(o, last); err != nil {
 		return exchangeRejection(err)
 	}
 	if o.STPMode != exchange.STPNone && !v.HasSTPGroup() {

@@ -160,7 +160,7 @@ func (l *Loop) Step(ctx context.Context, s *Step) error {
 		case !l.trading:
 			l.begin(ctx)
 		}
-		rt.OnBar(ctx, b.Feed, *b.K)
+		rt.OnBarRef(ctx, b.Feed, b.K)
 	}
 	if l.trading && s.Tick {
 		rt.Tick(ctx, s.At)
@@ -183,11 +183,15 @@ func (l *Loop) begin(ctx context.Context) {
 	l.Runtime.Begin(ctx)
 }
 
+// sync is small enough to inline: a sync at every instant of a backtest.
 func (l *Loop) sync(ctx context.Context) error {
-	err := l.Runtime.Sync(ctx)
-	if err == nil {
-		return nil
+	if err := l.Runtime.Sync(ctx); err != nil {
+		return l.syncFailed(err)
 	}
+	return nil
+}
+
+func (l *Loop) syncFailed(err error) error {
 	if l.SyncFailed != nil {
 		return l.SyncFailed(err)
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
@@ -10,7 +11,9 @@ import (
 	"github.com/spotbot/spotbot/strategy"
 )
 
-// Replay is the Feed of historical bars: a backtest and paper-replay. Each
+// Replay is the Feed of historical bars: a backtest and paper-replay. A bar
+// that does not open after the one before it ends the replay with an
+// error naming it. Each
 // step is an instant (the earliest open time among the symbols' next
 // bars) with every symbol's bar at it, fed to the simulated exchange. The
 // first WarmUp bars of each symbol are warm-up; once one bar is live, all
@@ -99,7 +102,14 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 			// A new series in this slot; most instants keep the last's.
 			*b = Bar{Feed: r.feeds[i], Sim: true, Index: i}
 		}
-		b.K = &r.data[i][r.next[i]]
+		n := r.next[i]
+		b.K = &r.data[i][n]
+		if n > 0 && !b.K.OpenTime.After(r.data[i][n-1].OpenTime) {
+			// Checked here, on bars in the cache, not in a pass of its own
+			// over a million bars before the run.
+			return nil, fmt.Errorf("session: %s bar %d at %s is not after the bar before it", r.Symbols[i], n,
+				b.K.OpenTime.UTC().Format(time.RFC3339))
+		}
 		if !r.live && r.next[i] >= r.WarmUp {
 			r.live = true
 		}

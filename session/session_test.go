@@ -139,3 +139,19 @@ func TestWarmUpOnTheBaseInterval(t *testing.T) {
 	// Market at the next open: the 03:00 bar's open, 103.
 	check(t, "fills", p.fills, "BUY 1 at 103 fee 0.001 BTC, 03:00")
 }
+
+// A bar that does not open after the one before it ends the replay with
+// an error naming it; the bars before it were traded.
+func TestReplayRefusesBarsOutOfOrder(t *testing.T) {
+	feed := &session.Replay{Interval: exchange.Interval60m, Symbols: []string{"BTCUSDT"},
+		Data: map[string][]exchange.Kline{"BTCUSDT": {bar(0, "100"), bar(1, "101"), bar(1, "102")}}}
+	for i := range 2 {
+		if s, err := feed.Next(t.Context()); err != nil || len(s.Bars) != 1 || s.Bars[0].K.Close.String() != fmt.Sprint(100+i) {
+			t.Fatalf("step %d: %+v, %v", i, s, err)
+		}
+	}
+	_, err := feed.Next(t.Context())
+	if want := "session: BTCUSDT bar 2 at 2024-03-01T01:00:00Z is not after the bar before it"; err == nil || err.Error() != want {
+		t.Errorf("err %v, want %q", err, want)
+	}
+}

@@ -87,7 +87,7 @@ func (a *aggregator) closeBefore(t time.Time) (exchange.Kline, bool) {
 
 // add folds a base bar in. It writes completed higher bars to out (at most
 // two: one closed by a gap, one closed by this bar) and returns how many.
-func (a *aggregator) add(k exchange.Kline, baseIv exchange.Interval, out *[2]exchange.Kline) int {
+func (a *aggregator) add(k *exchange.Kline, baseIv exchange.Interval, out *[2]exchange.Kline) int {
 	n := 0
 	open := a.iv.Truncate(k.OpenTime)
 	if a.have && !a.cur.OpenTime.Equal(open) {
@@ -96,7 +96,7 @@ func (a *aggregator) add(k exchange.Kline, baseIv exchange.Interval, out *[2]exc
 		a.have = false
 	}
 	if !a.have {
-		a.cur = k
+		a.cur = *k
 		a.cur.OpenTime = open
 		a.cur.CloseTime = a.iv.Next(open).Add(-time.Millisecond)
 		a.have = true

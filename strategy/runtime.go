@@ -403,7 +403,12 @@ func (r *Runtime) DeliverWarmUp(ctx context.Context, f Feed, bars []exchange.Kli
 
 // OnBar delivers one closed bar of a feed to the instances subscribed to it,
 // and the bars of higher intervals it completes.
-func (r *Runtime) OnBar(ctx context.Context, f Feed, k exchange.Kline) {
+func (r *Runtime) OnBar(ctx context.Context, f Feed, k exchange.Kline) { r.OnBarRef(ctx, f, &k) }
+
+// OnBarRef is OnBar for a bar the caller holds: the runtime copies it into
+// the feed's history and the strategies' Bar, not on the way there (a
+// replay hands over its bars so, a million a run).
+func (r *Runtime) OnBarRef(ctx context.Context, f Feed, k *exchange.Kline) {
 	r.ctx = ctx
 	r.stats.Bars++
 	st := r.cur
@@ -420,7 +425,7 @@ func (r *Runtime) OnBar(ctx context.Context, f Feed, k exchange.Kline) {
 	} else {
 		*st.last = k.Close
 	}
-	r.deliver(st, &k)
+	r.deliver(st, k)
 	for _, d := range st.aggs {
 		n := d.agg.add(k, f.Interval, &d.out)
 		for i := 0; i < n; i++ {

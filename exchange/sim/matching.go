@@ -69,7 +69,7 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 	if err != nil {
 		return nil, err
 	}
-	if err := m.info.CheckOrder(no, m.last); err != nil {
+	if err := m.info.CheckRules(no, m.last); err != nil {
 		return nil, err
 	}
 	if no.NewClientOrderID != "" {
