@@ -165,16 +165,22 @@ func badCases() []badCase {
 				`{"symbol":"XYZUSDT","side":"BUY","type":"LIMIT","quantity":"20","price":"0.4"}]`) + "&timestamp={ts}",
 			status: 400, code: perr},
 
-		// Content type.
-		order("text/plain", "", "", 400, exchange.CodeInvalidContentType).withType("text/plain"),
-		order("form content type", "", "", 400, exchange.CodeInvalidContentType).withType("application/x-www-form-urlencoded"),
-		order("no content type", "", "", 400, exchange.CodeInvalidContentType).withType("-"),
-		order("application/jsonp", "", "", 400, exchange.CodeInvalidContentType).withType("application/jsonp"),
-		order("application/json-seq", "", "", 400, exchange.CodeInvalidContentType).withType("application/json-seq"),
+		// Content type: only a body is typed, and it must be JSON or form
+		// parameters (a request without a body needs none).
+		bodyOrder("text/plain form body", "text/plain"),
+		bodyOrder("form body without a content type", "-"),
+		bodyOrder("application/jsonp", "application/jsonp"),
+		bodyOrder("application/json-seq", "application/json-seq"),
+		bodyOrder("multipart/form-data", "multipart/form-data; boundary=x"),
 	}
 }
 
-func (c badCase) withType(ct string) badCase { c.contentType = ct; return c }
+// bodyOrder is a well-formed new order sent as a form body declared with
+// the content type ct ("-": none), which the server refuses with 700013.
+func bodyOrder(name, ct string) badCase {
+	return badCase{name: name, method: "POST", path: "/api/v3/order", query: "timestamp={ts}", body: orderHead + "&" + orderQP,
+		contentType: ct, status: 400, code: exchange.CodeInvalidContentType}
+}
 
 // escapeBatch percent-encodes a batch list as the facts file says.
 func escapeBatch(s string) string {

@@ -87,23 +87,37 @@ var keyHdr = map[string]string{"x-svc-apikey": apiKey}
 func TestRoutingAndContentType(t *testing.T) {
 	t.Parallel()
 	_, hs, _ := protoServer(t, Options{})
+	noType := map[string]string{"Content-Type": ""}
+	plain := map[string]string{"Content-Type": "text/plain"}
+	bad := `{"code":700013,"msg":"Invalid content Type"}`
 	tests := []struct {
 		method, path string
 		hdr          map[string]string
+		reqBody      string
 		status       int
 		body         string
 	}{
-		{"GET", "/api/v3/ping", nil, 200, `{}`},
-		{"GET", "/api/v3/time", nil, 200, `{"serverTime":1644489390087}`},
-		{"GET", "/api/v3/nope", nil, 404, `{"code":730003,"msg":"no such endpoint: /api/v3/nope"}`},
-		{"PUT", "/api/v3/order", nil, 405, `{"code":730003,"msg":"method PUT not allowed on /api/v3/order"}`},
-		{"GET", "/api/v3/ping", map[string]string{"Content-Type": "text/plain"}, 400, `{"code":700013,"msg":"Invalid content Type"}`},
-		{"GET", "/api/v3/ping", map[string]string{"Content-Type": ""}, 400, `{"code":700013,"msg":"Invalid content Type"}`},
+		{"GET", "/api/v3/ping", nil, "", 200, `{}`},
+		{"GET", "/api/v3/time", nil, "", 200, `{"serverTime":1644489390087}`},
+		{"GET", "/api/v3/nope", nil, "", 404, `{"code":730003,"msg":"no such endpoint: /api/v3/nope"}`},
+		{"PUT", "/api/v3/order", nil, "", 405, `{"code":730003,"msg":"method PUT not allowed on /api/v3/order"}`},
+		// Without a body no Content-Type is needed, and one that is sent
+		// describes nothing (facts file).
+		{"GET", "/api/v3/ping", noType, "", 200, `{}`},
+		{"GET", "/api/v3/time", noType, "", 200, `{"serverTime":1644489390087}`},
+		{"GET", "/api/v3/ping", plain, "", 200, `{}`},
+		{"POST", "/api/v3/ping", noType, "", 405, `{"code":730003,"msg":"method POST not allowed on /api/v3/ping"}`},
+		// A body must be JSON or form-encoded parameters.
+		{"GET", "/api/v3/ping", plain, "{}", 400, bad},
+		{"GET", "/api/v3/ping", noType, "{}", 400, bad},
+		{"GET", "/api/v3/ping", map[string]string{"Content-Type": "application/jsonp"}, "{}", 400, bad},
+		{"GET", "/api/v3/ping", map[string]string{"Content-Type": "application/json; charset=utf-8"}, "{}", 200, `{}`},
+		{"GET", "/api/v3/ping", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "a=1", 200, `{}`},
 	}
 	for _, tt := range tests {
-		st, body, _ := do(t, tt.method, hs.URL+tt.path, "", tt.hdr)
+		st, body, _ := do(t, tt.method, hs.URL+tt.path, tt.reqBody, tt.hdr)
 		if st != tt.status || body != tt.body {
-			t.Errorf("%s %s: %d %s, want %d %s", tt.method, tt.path, st, body, tt.status, tt.body)
+			t.Errorf("%s %s %v %q: %d %s, want %d %s", tt.method, tt.path, tt.hdr, tt.reqBody, st, body, tt.status, tt.body)
 		}
 	}
 }

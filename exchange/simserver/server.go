@@ -12,7 +12,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"mime"
 	"net"
 	"net/http"
 	"sync"
@@ -182,15 +181,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ip string, logged
 	}
 	logged.Endpoint = ep.ID
 	now := logged.Time
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return writeError(w, badParam(exchange.CodeInvalidContentType, "Invalid content Type"))
-	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil {
 		return writeError(w, badParam(exchange.CodeParameterError, "reading body: %v", err))
 	}
 	if len(body) > maxBody {
 		return writeError(w, &apiError{status: 413, code: exchange.CodeParameterError, msg: "body larger than 1 MiB"})
+	}
+	if cerr := checkContentType(r.Header.Get("Content-Type"), body); cerr != nil {
+		return writeError(w, cerr)
 	}
 	p, perr := parseParams(r.URL.RawQuery, body)
 	if perr != nil {
