@@ -105,6 +105,11 @@ type WithdrawRequest struct {
 	Memo            string
 	Amount          decimal.Decimal
 	Remark          string
+	// IncludeFee takes the network fee out of Amount: the balance is
+	// debited by Amount and Amount minus the fee arrives. Without it the
+	// fee is debited on top of Amount. Sent as includeFee=true, as widely
+	// used clients send it; omitted when false.
+	IncludeFee bool
 }
 
 func (r *WithdrawRequest) validate(ep EndpointID) error {
@@ -155,6 +160,9 @@ func (s *WalletService) Withdraw(ctx context.Context, r WithdrawRequest) (string
 	q.str("memo", r.Memo)
 	q.dec("amount", r.Amount)
 	q.str("remark", r.Remark)
+	if r.IncludeFee {
+		q.bool("includeFee", true)
+	}
 	body, err := s.c.call(ctx, EpWithdraw, &q)
 	if err != nil {
 		return "", err
@@ -179,6 +187,9 @@ func (s *WalletService) WithdrawApply(ctx context.Context, r WithdrawRequest) (s
 	q.str("memo", r.Memo)
 	q.dec("amount", r.Amount)
 	q.str("remark", r.Remark)
+	if r.IncludeFee {
+		q.bool("includeFee", true)
+	}
 	body, err := s.c.call(ctx, EpWithdrawApply, &q)
 	if err != nil {
 		return "", err

@@ -116,6 +116,31 @@ func TestCoinConfigAndWithdrawals(t *testing.T) {
 	}
 }
 
+// IncludeFee goes on the wire as includeFee=true, signed, on both
+// withdrawal endpoints, and not at all when false (the test above).
+func TestWithdrawIncludeFee(t *testing.T) {
+	t.Parallel()
+	c, mux := setup(t)
+	handle(t, mux, EpWithdraw, func(w http.ResponseWriter, r *http.Request) {
+		wantSigned(t, r, "coin=USDT&netWork=TRC20&address=Tabc&amount=25&includeFee=true&"+ts)
+		reply(w, 200, `{"id":"w-fee"}`)
+	})
+	handle(t, mux, EpWithdrawApply, func(w http.ResponseWriter, r *http.Request) {
+		wantSigned(t, r, "coin=USDT&network=TRC20&address=Tabc&amount=10&remark=r&includeFee=true&"+ts)
+		reply(w, 200, `[{"id":"old-fee"}]`)
+	})
+	ctx := t.Context()
+	id, err := c.Wallet.Withdraw(ctx, WithdrawRequest{Coin: "USDT", Network: "TRC20", Address: "Tabc", Amount: decimal.NewFromInt(25), IncludeFee: true})
+	if err != nil || id != "w-fee" {
+		t.Fatalf("Withdraw = %q, %v", id, err)
+	}
+	id, err = c.Wallet.WithdrawApply(ctx, WithdrawRequest{Coin: "USDT", Network: "TRC20", Address: "Tabc", Amount: decimal.NewFromInt(10),
+		Remark: "r", IncludeFee: true})
+	if err != nil || id != "old-fee" {
+		t.Fatalf("WithdrawApply = %q, %v", id, err)
+	}
+}
+
 func TestDepositAddresses(t *testing.T) {
 	t.Parallel()
 	c, mux := setup(t)

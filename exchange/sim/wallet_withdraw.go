@@ -75,7 +75,8 @@ func (wd *withdrawal) at(now time.Time) exchange.WithdrawRecord {
 
 // Withdraw applies for a withdrawal on the coin's network by its new name
 // (netWork; empty: the coin's first network) and returns its id. The free
-// balance is debited by the amount plus the network's fee at once.
+// balance is debited by the amount plus the network's fee at once, or, with
+// IncludeFee, by the amount, of which the amount less the fee is sent.
 func (p *Port) Withdraw(r exchange.WithdrawRequest) (string, error) {
 	return p.withdraw(exchange.EpWithdraw, r)
 }
@@ -119,14 +120,6 @@ func (p *Port) withdraw(ep exchange.EndpointID, r exchange.WithdrawRequest) (str
 	if err := checkAmount(c, r.Amount); err != nil {
 		return "", err
 	}
-	switch {
-	case r.Amount.LessThan(n.WithdrawMin):
-		return "", apiErr(exchange.CodeAmountWrong, "amount %s below the minimum %s", r.Amount, n.WithdrawMin)
-	case n.WithdrawMax.IsPositive() && r.Amount.GreaterThan(n.WithdrawMax):
-		return "", apiErr(exchange.CodeAmountWrong, "amount %s above the maximum %s", r.Amount, n.WithdrawMax)
-	case n.WithdrawIntegerMultiple.IsPositive() && !r.Amount.Mod(n.WithdrawIntegerMultiple).IsZero():
-		return "", apiErr(exchange.CodeAmountWrong, "amount %s is not a multiple of %s", r.Amount, n.WithdrawIntegerMultiple)
-	}
 	u := w.user(p.uid)
 	if u.savedOnly && !u.saved(c.Coin, n.NetWork, r.Address, r.Memo) {
 		return "", apiErr(exchange.CodeWithdrawAddressInvalid, "address %s is not in the saved address book", r.Address)
@@ -142,7 +135,24 @@ func (p *Port) withdraw(ep exchange.EndpointID, r exchange.WithdrawRequest) (str
 		}
 		fee = decimal.Zero // inside transfers pay no network fee
 	}
-	total := r.Amount.Add(fee)
+	// sent is what leaves for the address (the record's amount, held to
+	// the network's limits); total is what the balance pays. With
+	// includeFee the fee comes out of the amount instead of on top of it.
+	sent, total := r.Amount, r.Amount.Add(fee)
+	if r.IncludeFee {
+		sent, total = r.Amount.Sub(fee), r.Amount
+		if !sent.IsPositive() {
+			return "", apiErr(exchange.CodeAmountWrong, "amount %s does not cover the fee %s", r.Amount, fee)
+		}
+	}
+	switch {
+	case sent.LessThan(n.WithdrawMin):
+		return "", apiErr(exchange.CodeAmountWrong, "amount %s below the minimum %s", sent, n.WithdrawMin)
+	case n.WithdrawMax.IsPositive() && sent.GreaterThan(n.WithdrawMax):
+		return "", apiErr(exchange.CodeAmountWrong, "amount %s above the maximum %s", sent, n.WithdrawMax)
+	case n.WithdrawIntegerMultiple.IsPositive() && !sent.Mod(n.WithdrawIntegerMultiple).IsZero():
+		return "", apiErr(exchange.CodeAmountWrong, "amount %s is not a multiple of %s", sent, n.WithdrawIntegerMultiple)
+	}
 	b := a.bal(c.Coin)
 	if b.free.cmp(amountOf(total)) < 0 {
 		return "", apiErr(exchange.CodeInsufficientBalance, "insufficient balance: %s %s free, %s needed with the fee", b.free, c.Coin, total)
@@ -151,12 +161,12 @@ func (p *Port) withdraw(ep exchange.EndpointID, r exchange.WithdrawRequest) (str
 	id := w.nextID()
 	coinID := walletDigest("coin", c.Coin)[:32]
 	wd := &withdrawal{uid: p.uid, minConfirm: n.MinConfirm, txID: "0x" + walletDigest("withdraw", id), rec: exchange.WithdrawRecord{
-		ID: id, WithdrawOrderID: r.WithdrawOrderID, Coin: c.Coin, Network: n.NetWork, Address: r.Address, Amount: r.Amount,
+		ID: id, WithdrawOrderID: r.WithdrawOrderID, Coin: c.Coin, Network: n.NetWork, Address: r.Address, Amount: sent,
 		Status: exchange.WithdrawApply, TransactionFee: fee, ApplyTime: p.x.now, UpdateTime: p.x.now,
 		Remark: r.Remark, Memo: r.Memo, CoinID: coinID, VcoinID: coinID}}
 	if inside {
 		wd.inside, wd.txID, wd.rec.TransferType = true, insideTxID, 1
-		p.x.creditDeposit(p.x.accounts[to], c, n, r.Amount, insideTxID)
+		p.x.creditDeposit(p.x.accounts[to], c, n, sent, insideTxID)
 	}
 	w.withdrawals = append(w.withdrawals, wd)
 	return id, nil

@@ -289,3 +289,57 @@ func TestWithdrawToAnotherAccountsAddress(t *testing.T) {
 		}, exchange.CodeSubAccountForbidden},
 	})
 }
+
+// With IncludeFee the fee comes out of the amount: the balance pays the
+// amount, the record (what leaves) is the amount less the fee, the limits
+// apply to what leaves, and a cancel refunds exactly what was paid.
+func TestWithdrawIncludeFee(t *testing.T) {
+	t.Parallel()
+	x := fundedWallet(t)
+	p := x.Master()
+	// USDT on TRC20: fee 1, minimum 10, maximum 100000, multiples of 1.
+	id, err := p.Withdraw(exchange.WithdrawRequest{Coin: "USDT", Network: "TRC20", Address: "Tdest", Amount: wdec("25"), IncludeFee: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id2, err := p.Withdraw(exchange.WithdrawRequest{Coin: "USDT", Network: "TRC20", Address: "Tdest", Amount: wdec("25")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1000 - 25 (fee inside) - 26 (fee on top).
+	if got := strings.SplitN(dumpState(x), "\n", 2)[0]; got != "1000: BTC=2/0 USDT=949/0 XRP=100/0 addrs=0 book=0" {
+		t.Errorf("after both withdrawals: %s", got)
+	}
+	h, err := p.WithdrawHistory(exchange.HistoryRequest{})
+	if err != nil || len(h) != 2 {
+		t.Fatalf("history %+v %v", h, err)
+	}
+	got := fmt.Sprintf("%s %s+%s | %s %s+%s", h[1].ID, h[1].Amount, h[1].TransactionFee, h[0].ID, h[0].Amount, h[0].TransactionFee)
+	if want := id + " 24+1 | " + id2 + " 25+1"; got != want {
+		t.Errorf("records %s, want %s", got, want)
+	}
+	if _, err := p.CancelWithdraw(id); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.SplitN(dumpState(x), "\n", 2)[0]; got != "1000: BTC=2/0 USDT=974/0 XRP=100/0 addrs=0 book=0" {
+		t.Errorf("after the cancel: %s", got)
+	}
+	before := dumpState(x)
+	for _, tt := range []struct {
+		amount, msg string
+	}{
+		{"1", "amount 1 does not cover the fee 1"},
+		{"0.5", "amount 0.5 does not cover the fee 1"},
+		{"10", "amount 9 below the minimum 10"},
+		{"11.5", "amount 10.5 is not a multiple of 1"},
+		{"100002", "amount 100001 above the maximum 100000"},
+	} {
+		_, err := p.Withdraw(exchange.WithdrawRequest{Coin: "USDT", Network: "TRC20", Address: "Tdest", Amount: wdec(tt.amount), IncludeFee: true})
+		if want := (&exchange.APIError{Status: 400, Code: exchange.CodeAmountWrong, Msg: tt.msg}); fmt.Sprint(err) != fmt.Sprint(want) {
+			t.Errorf("amount %s: %v, want %v", tt.amount, err, want)
+		}
+	}
+	if after := dumpState(x); after != before {
+		t.Errorf("refusals changed the state:\n%s\nwant\n%s", after, before)
+	}
+}
