@@ -174,7 +174,7 @@ func TestDownloadSeveralSymbols(t *testing.T) {
 		var out, errb bytes.Buffer
 		err = downloadArgs(t.Context(), append(symbols, "--interval", "60m", "--from", "2024-01-25", "--to", "2024-01-26",
 			"--db", db, "--base-url", ts.URL), &out, &errb)
-		if err == nil || !strings.Contains(err.Error(), `download NOPEUSDT 60m interrupted`) || !strings.Contains(err.Error(), `invalid symbol "NOPEUSDT"`) {
+		if err == nil || !strings.Contains(err.Error(), `download NOPEUSDT 60m interrupted`) || !strings.Contains(err.Error(), `bad symbol "NOPEUSDT"`) {
 			t.Errorf("%v: %v", symbols, err)
 		}
 		if want := "BTCUSDT 60m: 24 new bars in 1 requests, last bar 2024-01-25T23:00:00Z, into " + db + "\n"; out.String() != want {

@@ -121,7 +121,7 @@ func (s *SymbolInfo) CheckOrder(o NewOrder, last decimal.Decimal) error {
 // (the simulator, the risk gate) does not validate every order twice.
 func (s *SymbolInfo) CheckRules(o NewOrder, last decimal.Decimal) error {
 	if o.Symbol != s.Symbol {
-		return ruleErr(RuleSymbolNotFound, CodeInvalidSymbol, "order for %s checked against %s", o.Symbol, s.Symbol)
+		return ruleErr(RuleSymbolNotFound, CodeBadSymbol, "order for %s checked against %s", o.Symbol, s.Symbol)
 	}
 	if s.Status != "" && s.Status != SymbolOnline {
 		return ruleErr(RuleSymbolStatus, CodeTradingSuspended, "%s is not online (status %s)", s.Symbol, s.Status)

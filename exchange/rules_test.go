@@ -61,7 +61,7 @@ func TestCheckOrder(t *testing.T) {
 		{name: "unusable filter ignored", mutate: func(s *SymbolInfo) { s.Filters[0].BidMultiplierUp = d("0.2") }, order: limit(SideBuy, "0.01", "30000"), last: last},
 		{name: "bad stp mode", order: NewOrder{Symbol: "BTCUSDT", Side: SideBuy, Type: TypeLimit, Quantity: d("1"), Price: d("20000"), STPMode: "cancel_all"}, rule: RuleSTPMode, code: CodeParameterError},
 		{name: "negative quantity", order: limit(SideBuy, "-1", "20000"), rule: RuleParameters, code: CodeParameterError},
-		{name: "other symbol", order: NewOrder{Symbol: "ETHUSDT", Side: SideBuy, Type: TypeLimit, Quantity: d("1"), Price: d("1")}, rule: RuleSymbolNotFound, code: CodeInvalidSymbol},
+		{name: "other symbol", order: NewOrder{Symbol: "ETHUSDT", Side: SideBuy, Type: TypeLimit, Quantity: d("1"), Price: d("1")}, rule: RuleSymbolNotFound, code: CodeBadSymbol},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -103,7 +103,7 @@ func badCases() []badCase {
 		{name: "NUL in a JSON value", method: "POST", path: "/api/v3/order", query: orderHead + "&price=15000&timestamp={ts}",
 			body: `{"quantity":"0.001\u0000"}`, status: 400, code: chars},
 		order("invalid UTF-8 in the client id", "timestamp=", "newClientOrderId=a%FFb&timestamp=", 400, chars),
-		order("non-ASCII symbol", "symbol=BTCUSDT", "symbol=BTC%C3%9CSDT", 400, exchange.CodeInvalidSymbol),
+		order("non-ASCII symbol", "symbol=BTCUSDT", "symbol=BTC%C3%9CSDT", 400, exchange.CodeBadSymbol),
 		order("full-width digit quantity", "quantity=0.001", "quantity=%EF%BC%91", 400, perr),
 
 		// Numbers out of range.
@@ -144,10 +144,10 @@ func badCases() []badCase {
 		order("timestamp with decimals", "timestamp={ts}", "timestamp={ts}.5", 400, perr),
 
 		// Unknown symbol, on trading and on market data.
-		order("unknown symbol", "symbol=BTCUSDT", "symbol=NOPEUSDT", 400, exchange.CodeInvalidSymbol),
-		order("lowercase symbol", "symbol=BTCUSDT", "symbol=btcusdt", 400, exchange.CodeInvalidSymbol),
+		order("unknown symbol", "symbol=BTCUSDT", "symbol=NOPEUSDT", 400, exchange.CodeBadSymbol),
+		order("lowercase symbol", "symbol=BTCUSDT", "symbol=btcusdt", 400, exchange.CodeBadSymbol),
 		{name: "depth of an unknown symbol", method: "GET", path: "/api/v3/depth", query: "symbol=NOPEUSDT", unsigned: true,
-			status: 400, code: exchange.CodeInvalidSymbol},
+			status: 400, code: exchange.CodeBadSymbol},
 		{name: "depth limit 5001", method: "GET", path: "/api/v3/depth", query: "symbol=BTCUSDT&limit=5001", unsigned: true,
 			status: 400, code: perr},
 		{name: "klines interval 1h", method: "GET", path: "/api/v3/klines", query: "symbol=BTCUSDT&interval=1h", unsigned: true,

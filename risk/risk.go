@@ -173,7 +173,7 @@ func (g *Gate) Check(ctx context.Context, o exchange.NewOrder, v View) error {
 	}
 	info, ok := v.Symbol(o.Symbol)
 	if !ok {
-		return reject(RuleUnknownSymbol, exchange.CodeInvalidSymbol, "unknown symbol %q", o.Symbol)
+		return reject(RuleUnknownSymbol, exchange.CodeBadSymbol, "unknown symbol %q", o.Symbol)
 	}
 	last := v.LastPrice(o.Symbol)
 	if err := info.CheckRules(o, last); err != nil {

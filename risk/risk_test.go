@@ -63,7 +63,7 @@ func TestGateCheck(t *testing.T) {
 		code   int
 	}{
 		{name: "passes", order: buy("0.01", "20000")},
-		{name: "unknown symbol", order: exchange.NewOrder{Symbol: "XYZ", Side: exchange.SideBuy, Type: exchange.TypeLimit, Quantity: d("1"), Price: d("1")}, rule: RuleUnknownSymbol, code: exchange.CodeInvalidSymbol},
+		{name: "unknown symbol", order: exchange.NewOrder{Symbol: "XYZ", Side: exchange.SideBuy, Type: exchange.TypeLimit, Quantity: d("1"), Price: d("1")}, rule: RuleUnknownSymbol, code: exchange.CodeBadSymbol},
 		{name: "exchange rule: precision", order: buy("0.00001", "20000"), rule: exchange.RulePrecision, code: exchange.CodeParameterError},
 		{name: "exchange rule: min amount", order: buy("0.0001", "20000"), rule: exchange.RuleMinAmount, code: exchange.CodeBelowMinVolume},
 		{name: "exchange rule: paused", mutate: func(v *view) { v.info.Status = exchange.SymbolPaused }, order: buy("0.01", "20000"), rule: exchange.RuleSymbolStatus, code: exchange.CodeTradingSuspended},

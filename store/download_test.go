@@ -231,7 +231,7 @@ func TestDownloadBadRequest(t *testing.T) {
 	x, _ := simWithBars(t, start, 2, 0)
 	_, err := s.Download(t.Context(), x.Master(), DownloadRequest{Symbol: "NOPE", Interval: "60m", From: start}, nil)
 	var api *exchange.APIError
-	if !errors.As(err, &api) || api.Code != exchange.CodeInvalidSymbol || !strings.HasPrefix(err.Error(), "store: download NOPE 60m interrupted (nothing stored yet; run it again to resume): ") {
+	if !errors.As(err, &api) || api.Code != exchange.CodeBadSymbol || !strings.HasPrefix(err.Error(), "store: download NOPE 60m interrupted (nothing stored yet; run it again to resume): ") {
 		t.Fatalf("unknown symbol: %v", err)
 	}
 }

@@ -98,7 +98,7 @@ func TestBadInputChangesNoState(t *testing.T) {
 		}, exchange.CodeParameterError},
 		{"too many decimals in the quantity", func() error { return order(func(o *exchange.NewOrder) { o.Quantity = dec("0.00001") }) }, exchange.CodeParameterError},
 		{"too many decimals in the price", func() error { return order(func(o *exchange.NewOrder) { o.Price = dec("19500.001") }) }, exchange.CodeParameterError},
-		{"unknown symbol", func() error { return order(func(o *exchange.NewOrder) { o.Symbol = "NOPEUSDT" }) }, exchange.CodeInvalidSymbol},
+		{"unknown symbol", func() error { return order(func(o *exchange.NewOrder) { o.Symbol = "NOPEUSDT" }) }, exchange.CodeBadSymbol},
 		{"test order above the balance", func() error {
 			return p.TestOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit, Quantity: dec("1"), Price: dec("19500")})
 		}, exchange.CodeInsufficientPosition},

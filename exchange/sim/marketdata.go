@@ -47,7 +47,7 @@ const avgPriceMins = 5
 var two = decimal.NewFromInt(2)
 
 // ExchangeInfo returns the rules of every symbol, or of those named
-// (unknown names answer 30014).
+// (unknown names answer 10007 bad symbol).
 func (x *Exchange) ExchangeInfo(symbols ...string) (*exchange.ExchangeInfo, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -59,7 +59,7 @@ func (x *Exchange) exchangeInfo(symbols []string) (*exchange.ExchangeInfo, error
 	want := map[string]bool{}
 	for _, s := range symbols {
 		if _, ok := x.markets[s]; !ok {
-			return nil, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", s)
+			return nil, apiErr(exchange.CodeBadSymbol, "bad symbol %q", s)
 		}
 		want[s] = true
 	}

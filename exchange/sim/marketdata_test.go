@@ -100,7 +100,7 @@ func TestDepthMergesAccountsAndSyntheticLevels(t *testing.T) {
 	if _, err := x.Depth("BTCUSDT", 5001); !exchange.HasCode(err, exchange.CodeParameterError) {
 		t.Errorf("limit 5001: %v", err)
 	}
-	if _, err := x.Depth("NOPE", 10); !exchange.HasCode(err, exchange.CodeInvalidSymbol) {
+	if _, err := x.Depth("NOPE", 10); !exchange.HasCode(err, exchange.CodeBadSymbol) {
 		t.Errorf("unknown symbol: %v", err)
 	}
 }

@@ -220,7 +220,7 @@ func (p *Port) CancelOpenOrders(ctx context.Context, symbol string) ([]exchange.
 	defer p.leave()
 	m, ok := p.x.markets[symbol]
 	if !ok {
-		return nil, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", symbol)
+		return nil, apiErr(exchange.CodeBadSymbol, "bad symbol %q", symbol)
 	}
 	var out []exchange.Order
 	for _, o := range a.history {
@@ -242,6 +242,9 @@ func (p *Port) QueryOrder(ctx context.Context, r exchange.QueryOrderRequest) (ex
 	defer p.leave()
 	if r.OrderID == "" && r.OrigClientOrderID == "" {
 		return exchange.Order{}, apiErr(exchange.CodeOrderIDMissing, "neither origClientOrderId nor orderId sent")
+	}
+	if _, err := p.x.market(r.Symbol); err != nil {
+		return exchange.Order{}, err // an unknown symbol is 10007, as on every endpoint
 	}
 	o := a.find(r.OrderID, r.OrigClientOrderID)
 	if o == nil || o.o.Symbol != r.Symbol {
@@ -351,7 +354,7 @@ func (p *Port) TradeFee(ctx context.Context, symbol string) (exchange.TradeFee, 
 	defer p.leave()
 	m, ok := p.x.markets[symbol]
 	if !ok {
-		return exchange.TradeFee{}, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", symbol)
+		return exchange.TradeFee{}, apiErr(exchange.CodeBadSymbol, "bad symbol %q", symbol)
 	}
 	return exchange.TradeFee{MakerCommission: m.info.MakerCommission, TakerCommission: m.info.TakerCommission}, nil
 }

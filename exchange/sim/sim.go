@@ -256,7 +256,7 @@ func (x *Exchange) SetSymbolStatus(symbol string, st exchange.SymbolStatus) erro
 	defer x.mu.Unlock()
 	m, ok := x.markets[symbol]
 	if !ok {
-		return apiErr(exchange.CodeInvalidSymbol, "invalid symbol %s", symbol)
+		return apiErr(exchange.CodeBadSymbol, "bad symbol %q", symbol)
 	}
 	m.info.Status = st
 	if st == exchange.SymbolOffline {
@@ -272,7 +272,7 @@ func (x *Exchange) SetLastPrice(symbol string, p decimal.Decimal) error {
 	defer x.mu.Unlock()
 	m, ok := x.markets[symbol]
 	if !ok {
-		return apiErr(exchange.CodeInvalidSymbol, "invalid symbol %s", symbol)
+		return apiErr(exchange.CodeBadSymbol, "bad symbol %q", symbol)
 	}
 	m.last = p
 	m.tape.updates++

@@ -170,7 +170,7 @@ func (x *Exchange) market(symbol string) (*market, error) {
 	}
 	m, ok := x.markets[symbol]
 	if !ok {
-		return nil, apiErr(exchange.CodeInvalidSymbol, "invalid symbol %q", symbol)
+		return nil, apiErr(exchange.CodeBadSymbol, "bad symbol %q", symbol)
 	}
 	x.lastMarket = m
 	return m, nil

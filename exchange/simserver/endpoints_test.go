@@ -91,7 +91,7 @@ func marketEndpoints(t *testing.T, sv *served) {
 		info.Symbols[0].Filters[0].BidMultiplierUp.String() != "1.1" || info.Symbols[1].Symbol != "XYZUSDT" {
 		t.Errorf("exchange info %+v %v", info, err)
 	}
-	if _, err := m.ExchangeInfo(ctx, "NOPE"); !exchange.HasCode(err, exchange.CodeInvalidSymbol) {
+	if _, err := m.ExchangeInfo(ctx, "NOPE"); !exchange.HasCode(err, exchange.CodeBadSymbol) {
 		t.Errorf("exchange info of an unknown symbol: %v", err)
 	}
 	book, err := m.Depth(ctx, "BTCUSDT", 0)

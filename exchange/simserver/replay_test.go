@@ -74,7 +74,7 @@ func TestReplayAllAtOnce(t *testing.T) {
 		t.Errorf("%d bars fed, want 2", len(ks))
 	}
 	bad := map[string][]exchange.Kline{"NOPE": {exchangetest.Bar(0, "1", "1", "1", "1")}}
-	if err := Replay(t.Context(), x, ReplayOptions{Bars: bad, Interval: exchange.Interval1m, Clock: clk}); !exchange.HasCode(err, exchange.CodeInvalidSymbol) {
+	if err := Replay(t.Context(), x, ReplayOptions{Bars: bad, Interval: exchange.Interval1m, Clock: clk}); !exchange.HasCode(err, exchange.CodeBadSymbol) {
 		t.Errorf("unknown symbol: %v", err)
 	}
 	if err := Replay(t.Context(), x, ReplayOptions{Bars: bars, Interval: "1h", Clock: clk}); err == nil {
