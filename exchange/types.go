@@ -49,6 +49,26 @@ func (t OrderType) Valid() bool {
 // HasPrice reports whether orders of this type carry a limit price.
 func (t OrderType) HasPrice() bool { return t.Valid() && t != TypeMarket }
 
+// TimeInForce is the time in force the type carries, as an order reply
+// states it (the facts file: clients read it, or derive it from the type
+// when it is null): GTC for LIMIT, IOC for IMMEDIATE_OR_CANCEL and for
+// MARKET (it takes what it can now and the rest is cancelled), FOK for
+// FILL_OR_KILL and POST_ONLY for LIMIT_MAKER, the value the most widely
+// used client derives from that type. Empty for an invalid type.
+func (t OrderType) TimeInForce() string {
+	switch t {
+	case TypeLimit:
+		return "GTC"
+	case TypeMarket, TypeImmediateOrCancel:
+		return "IOC"
+	case TypeFillOrKill:
+		return "FOK"
+	case TypeLimitMaker:
+		return "POST_ONLY"
+	}
+	return ""
+}
+
 // OrderStatus is an order's state.
 type OrderStatus string
 

@@ -19,7 +19,8 @@ type TransferRequest struct {
 }
 
 // UniversalTransfer moves an asset between wallets and returns the
-// transfer id (the reply carries it as an array of one object).
+// transfer id (the reply carries it as one object, or, in the spec's
+// sample, as an array of one; both are decoded).
 func (s *WalletService) UniversalTransfer(ctx context.Context, r TransferRequest) (string, error) {
 	ep := EpUniversalTransfer
 	if err := validAccountTypes(ep, r.FromAccountType, r.ToAccountType); err != nil {

@@ -80,7 +80,7 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 	o := x.newOrder()
 	*o = order{acct: a, o: exchange.Order{Symbol: no.Symbol, OrderListID: -1, ClientOrderID: no.NewClientOrderID,
 		Price: no.Price, OrigQty: no.Quantity, OrigQuoteOrderQty: no.QuoteOrderQty, Status: exchange.StatusNew,
-		TimeInForce: "GTC", Type: no.Type, Side: no.Side, STPMode: no.STPMode, Time: x.now, UpdateTime: x.now, IsWorking: true}}
+		TimeInForce: no.Type.TimeInForce(), Type: no.Type, Side: no.Side, STPMode: no.STPMode, Time: x.now, UpdateTime: x.now, IsWorking: true}}
 	o.left = no.Quantity
 	if no.Type == exchange.TypeMarket && no.QuoteOrderQty.IsPositive() {
 		o.byQuote, o.left = true, no.QuoteOrderQty

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
 )
@@ -125,6 +127,14 @@ func parseOrder(p *params, item int) (exchange.NewOrder, *apiError) {
 	}
 	if o.Price, err = p.decNamed("price", name("price")); err != nil {
 		return o, err
+	}
+	if o.Type == exchange.TypeMarket {
+		// Widely used clients send a MARKET order's price beside
+		// quoteOrderQty (facts file); the service ignores it. It is dropped
+		// here, on the wire, after it was read as a decimal, so that
+		// NewOrder.Validate still refuses a price on MARKET from a direct
+		// caller of the port or the client (docs/sim.md).
+		o.Price = decimal.Decimal{}
 	}
 	o.NewClientOrderID = p.str("newClientOrderId")
 	o.STPMode = exchange.STPMode(p.str("stpMode"))
@@ -264,7 +274,7 @@ func ordersWire(os []exchange.Order) []orderWire { return wires(os, toOrderWire)
 func (s *Server) openOrders(r *request) (any, *apiError) {
 	sym := r.p.str("symbol")
 	if sym != "" && !s.x.HasSymbol(sym) {
-		return nil, badParam(exchange.CodeInvalidSymbol, "invalid symbol %q", sym)
+		return nil, badParam(exchange.CodeBadSymbol, "bad symbol %q", sym)
 	}
 	os, err := s.port(r).OpenOrders(context.Background(), sym)
 	if err != nil {
@@ -279,7 +289,7 @@ func (s *Server) allOrders(r *request) (any, *apiError) {
 		return nil, perr
 	}
 	if !s.x.HasSymbol(q.symbol) {
-		return nil, badParam(exchange.CodeInvalidSymbol, "invalid symbol %q", q.symbol)
+		return nil, badParam(exchange.CodeBadSymbol, "bad symbol %q", q.symbol)
 	}
 	os, err := s.port(r).AllOrders(context.Background(), exchange.AllOrdersRequest{Symbol: q.symbol, Start: q.start, End: q.end, Limit: q.limit})
 	if err != nil {
@@ -302,7 +312,7 @@ func (s *Server) myTrades(r *request) (any, *apiError) {
 		return nil, perr
 	}
 	if !s.x.HasSymbol(q.symbol) {
-		return nil, badParam(exchange.CodeInvalidSymbol, "invalid symbol %q", q.symbol)
+		return nil, badParam(exchange.CodeBadSymbol, "bad symbol %q", q.symbol)
 	}
 	ts, err := s.port(r).MyTrades(context.Background(), exchange.MyTradesRequest{Symbol: q.symbol, OrderID: r.p.str("orderId"),
 		Start: q.start, End: q.end, Limit: q.limit})

@@ -65,8 +65,13 @@ func (s *Server) withdraw(r *request) (any, *apiError) {
 	if aerr != nil {
 		return nil, aerr
 	}
+	includeFee, _, aerr := r.p.bool("includeFee")
+	if aerr != nil {
+		return nil, aerr
+	}
 	req := exchange.WithdrawRequest{Coin: r.p.str("coin"), WithdrawOrderID: r.p.str("withdrawOrderId"), Network: r.p.str("netWork"),
-		ContractAddress: r.p.str("contractAddress"), Address: r.p.str("address"), Memo: r.p.str("memo"), Amount: amt, Remark: r.p.str("remark")}
+		ContractAddress: r.p.str("contractAddress"), Address: r.p.str("address"), Memo: r.p.str("memo"), Amount: amt, Remark: r.p.str("remark"),
+		IncludeFee: includeFee}
 	if r.ep.ID == exchange.EpWithdrawApply {
 		req.Network = r.p.str("network")
 		id, err := s.port(r).WithdrawApply(req)
@@ -137,7 +142,9 @@ func (s *Server) generateDepositAddress(r *request) (any, *apiError) {
 	if err != nil {
 		return nil, simErr(err)
 	}
-	return []addressWire{toAddressWire(a)}, nil
+	// One object, as clients read it (facts file); the spec's samples also
+	// show an array of one, which the adapter decodes as well.
+	return toAddressWire(a), nil
 }
 
 func (s *Server) depositAddresses(r *request) (any, *apiError) {
@@ -189,7 +196,9 @@ func (s *Server) universalTransfer(r *request) (any, *apiError) {
 	if err != nil {
 		return nil, simErr(err)
 	}
-	return []tranIDWire{{id}}, nil
+	// One object, as clients read it (facts file), not the spec's sample
+	// array of one; the adapter decodes both.
+	return tranIDWire{id}, nil
 }
 
 func (s *Server) universalTransferHistory(r *request) (any, *apiError) {

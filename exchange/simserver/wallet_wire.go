@@ -106,15 +106,18 @@ func toWithdrawWire(r exchange.WithdrawRecord) withdrawWire {
 		Remark: r.Remark, Memo: orNull(r.Memo), TransHash: orNull(r.TransHash), CoinID: r.CoinID, VcoinID: r.VcoinID}
 }
 
+// addressWire is a deposit address; it carries the network under both
+// names, network and netWork, as the live service does (facts file).
 type addressWire struct {
 	Coin    string  `json:"coin"`
 	Network string  `json:"network"`
+	NetWork string  `json:"netWork"`
 	Address string  `json:"address"`
 	Memo    *string `json:"memo"`
 }
 
 func toAddressWire(a exchange.DepositAddress) addressWire {
-	return addressWire{Coin: a.Coin, Network: a.Network, Address: a.Address, Memo: orNull(a.Memo)}
+	return addressWire{Coin: a.Coin, Network: a.Network, NetWork: a.Network, Address: a.Address, Memo: orNull(a.Memo)}
 }
 
 // transferWire is a universal transfer record (spec 2.10); which optional

@@ -74,11 +74,12 @@ func toOrderWire(o exchange.Order) orderWire {
 	return w
 }
 
-// queryOrderWire is the single-order query's reply, which names the
-// original quantity "Qty" (spec 2.4).
+// queryOrderWire is the single-order query's reply. The spec names the
+// original quantity "Qty" there; clients read "origQty" (facts file), so
+// both are sent.
 func queryOrderWire(o exchange.Order) orderWire {
 	w := toOrderWire(o)
-	w.Qty, w.OrigQty = w.OrigQty, ""
+	w.Qty = w.OrigQty
 	return w
 }
 
