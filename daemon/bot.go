@@ -136,7 +136,7 @@ func New(opts Options) (*Bot, error) {
 	}
 	// In paper mode the simulator is built at Run, with the exchange's
 	// rules; the guard learns its port then.
-	b.guard = newGuard(port, events, c.Simulated())
+	b.guard = newGuard(port, events, c.Simulated(), b.budget, b.log)
 	var gopts []risk.Option
 	if !c.Simulated() {
 		gopts = append(gopts, risk.WithBudget(b.budget, risk.BudgetWait))
@@ -294,10 +294,7 @@ func (b *Bot) refresh() {
 		}
 	}
 	s.Counters.APIErrors = b.guard.apiErrors()
-	s.Blocked = ""
-	if rule, reason := b.guard.blockedBy(); rule != "" {
-		s.Blocked = rule + ": " + reason
-	}
+	b.guard.status(s)
 	s.KillSwitch = b.gate.Killed()
 	b.mu.Lock()
 	b.status = s.clone()

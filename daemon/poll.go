@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -14,8 +15,21 @@ import (
 // (paper), the runtime, reconciliation (live), warm-up history, a first
 // order sync and the strategies' Start.
 func (b *Bot) startPolling(ctx context.Context) error {
-	if err := b.syncClock(ctx); err != nil {
-		return fmt.Errorf("daemon: clock sync: %w", err)
+	// The first request meets a ban (HTTP 418) left by an earlier process
+	// or another program on the address: waited out (the client's budget
+	// holds every request until it ends, the guard logs it), not an exit
+	// that a supervisor's restart would only repeat.
+	for {
+		err := b.syncClock(ctx)
+		var ban *exchange.BanError
+		if errors.As(err, &ban) {
+			b.refresh()
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("daemon: clock sync: %w", err)
+		}
+		break
 	}
 	if b.cfg.Simulated() {
 		if err := b.startPaper(ctx); err != nil {

@@ -32,7 +32,7 @@ func ForBot(status func() daemon.Status, cfg *config.Config, client ServerTimer,
 		if client == nil {
 			return Options{}, fmt.Errorf("obs: %s mode needs the exchange client for its readiness check", cfg.Mode)
 		}
-		o.Checks = append(o.Checks, ExchangeReachable(client), ClockWithin(cfg.Exchange.MaxClockOffset, func() (time.Duration, time.Time) {
+		o.Checks = append(o.Checks, NotBanned(func() time.Time { return status().BannedUntil }, ExchangeReachable(client)), ClockWithin(cfg.Exchange.MaxClockOffset, func() (time.Duration, time.Time) {
 			s := status()
 			return s.ClockOffset, s.ClockSynced
 		}))

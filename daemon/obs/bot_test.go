@@ -43,6 +43,12 @@ func TestForBot(t *testing.T) {
 			`{"ready":true,"failed":[],"checks":[{"name":"exchange","ok":true},{"name":"clock","ok":true},{"name":"store","ok":true}]}`},
 		{"live clock off", live, serverTime{}, status(-3 * time.Second), http.StatusServiceUnavailable,
 			`{"ready":false,"failed":["clock"],"checks":[{"name":"exchange","ok":true},{"name":"clock","ok":false,"error":"clock offset -3s is beyond 1s"},{"name":"store","ok":true}]}`},
+		{"live banned", live, serverTime{}, func() daemon.Status {
+			s := fixture()
+			s.BannedUntil = time.Date(2024, 1, 2, 0, 2, 0, 0, time.UTC)
+			return s
+		}, http.StatusServiceUnavailable,
+			`{"ready":false,"failed":["exchange"],"checks":[{"name":"exchange","ok":false,"error":"the exchange banned this IP (HTTP 418) until 2024-01-02T00:02:00Z"},{"name":"clock","ok":true},{"name":"store","ok":true}]}`},
 		{"replay", replay, nil, status(0), http.StatusOK,
 			`{"ready":true,"failed":[],"checks":[{"name":"store","ok":true}]}`},
 	}
@@ -65,7 +71,7 @@ func TestForBot(t *testing.T) {
 	}
 	// The probe wrote its row, stamped with the bot's clock.
 	st2, ok, err := st.State(t.Context(), probeKey)
-	if err != nil || !ok || string(st2.Data) != "2024-01-02T00:00:00Z" || st2.Version != 3 {
+	if err != nil || !ok || string(st2.Data) != "2024-01-02T00:00:00Z" || st2.Version != 4 {
 		t.Errorf("probe row %+v %v %v", st2, ok, err)
 	}
 	if _, err := ForBot(status(0), live, nil, st); err == nil || err.Error() != "obs: live mode needs the exchange client for its readiness check" {
