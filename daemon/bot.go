@@ -68,9 +68,10 @@ type Bot struct {
 
 	external []*externalOrder
 
-	ran       bool
-	rtStarted bool
-	stat      Status // the loop's working copy, published to status
+	ran          bool
+	rtStarted    bool
+	budgetLoaded bool   // the store records this process as running
+	stat         Status // the loop's working copy, published to status
 
 	mu     sync.Mutex
 	status Status
@@ -224,6 +225,10 @@ func (b *Bot) shutdown(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("last order sync: %w", err))
 		}
 		b.recordBalances(sctx)
+	}
+	if b.budgetLoaded {
+		// After the last request: the next start paces itself by it.
+		b.saveBudget(sctx, false)
 	}
 	b.stat.Phase = PhaseStopped
 	b.refresh()

@@ -46,6 +46,9 @@ type feedClock struct {
 	next   int
 	stopAt time.Time // when a wait reaches it: cancel the bot's context
 	cancel context.CancelFunc
+	// passWaits is the longest wait that still passes in full once the
+	// context is cancelled (default 10 s).
+	passWaits time.Duration
 	// at runs once when the clock reaches atTime (a change of the
 	// market or the server mid-session).
 	atTime time.Time
@@ -76,7 +79,7 @@ func (c *feedClock) After(d time.Duration) <-chan time.Time {
 		// shutdown may wait for a rate budget); a long one stops at
 		// stopAt, so the next session starts where this one ended.
 		c.cancel()
-		if d > 10*time.Second {
+		if pass := c.passWaits; d > pass && (pass > 0 || d > 10*time.Second) {
 			target = c.stopAt
 		}
 	}

@@ -15,6 +15,8 @@ import (
 // (paper), the runtime, reconciliation (live), warm-up history, a first
 // order sync and the strategies' Start.
 func (b *Bot) startPolling(ctx context.Context) error {
+	b.loadBudget(ctx)
+	b.budgetLoaded = true
 	// The first request meets a ban (HTTP 418) left by an earlier process
 	// or another program on the address: waited out (the client's budget
 	// holds every request until it ends, the guard logs it), not an exit
