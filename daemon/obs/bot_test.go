@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -81,8 +82,42 @@ func TestForBot(t *testing.T) {
 
 type failingStore struct{}
 
+func (failingStore) Check(context.Context) error { return nil }
+
 func (failingStore) SaveState(context.Context, string, []byte) error {
 	return errors.New("attempt to write a readonly database")
+}
+
+// The store check fails once the store's file is deleted, though the
+// write probe still succeeds (into the deleted file).
+func TestForBotStoreLost(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "bot.db")
+	st, err := store.Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	opts, err := ForBot(fixture, &config.Config{Mode: config.ModePaperReplay}, nil, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, opts)
+	if code, _, body := get(t, srv.URL+"/readyz"); code != http.StatusOK {
+		t.Fatalf("before: %d %s", code, body)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	code, _, body := get(t, srv.URL+"/readyz")
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(body)); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"ready":false,"failed":["store"],"checks":[{"name":"store","ok":false,"error":"store ` + path + `: the database file was lost: the file was deleted"}]}`
+	if code != http.StatusServiceUnavailable || compact.String() != want {
+		t.Errorf("%d %s\nwant 503 %s", code, compact.String(), want)
+	}
 }
 
 func TestForBotStoreFailure(t *testing.T) {
