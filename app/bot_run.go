@@ -88,7 +88,9 @@ func runBot(ctx context.Context, d deps, cfgPath string, speed float64, logOut i
 			return fmt.Errorf("exchange: %w", err)
 		}
 	}
-	var sopts []store.Option
+	// A damaged store is refused, not started over (store.Open checks the
+	// file and its log; Verify reads every page).
+	sopts := []store.Option{store.Verify()}
 	if cfg.Store.Sync == "full" {
 		sopts = append(sopts, store.FullSync())
 	}

@@ -266,6 +266,28 @@ func TestRunUsageAndRefusals(t *testing.T) {
 	}
 }
 
+// A zero-length store (a disk filled, a botched copy) stops `bot run`
+// with exit status 1 and the reason, instead of trading on an empty store
+// that knows none of the open orders.
+func TestRunRefusesAnEmptyStore(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "paper.db")
+	if err := os.WriteFile(db, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := runBotArgs(t.Context(), []string{"--config", filepath.Join("..", "configs", "paper.yaml"), "--speed", "0"}, io.Discard,
+		[]string{"SPOTBOT_STORE__PATH=" + db}, exchange.SystemClock{}, func(int) { t.Error("forced exit") })
+	want := "store.path: store: open " + db + ": not a SQLite database or corrupt: the file is empty (zero length); " +
+		"SQLite would start it as a new, empty store. Restore it from a backup, or remove it to start afresh"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err %v\nwant %s", err, want)
+	}
+	var out bytes.Buffer
+	if code := exitCode("bot", err, &out); code != ExitError || !strings.Contains(out.String(), want) {
+		t.Errorf("exit %d, %q", code, out.String())
+	}
+}
+
 // TestSecondSignalForcesExit: after the first signal ended the context, a
 // second one exits at once; a run that finishes first exits normally.
 func TestSecondSignalForcesExit(t *testing.T) {

@@ -68,9 +68,10 @@ type Bot struct {
 
 	external []*externalOrder
 
-	ran       bool
-	rtStarted bool
-	stat      Status // the loop's working copy, published to status
+	ran          bool
+	rtStarted    bool
+	budgetLoaded bool   // the store records this process as running
+	stat         Status // the loop's working copy, published to status
 
 	mu     sync.Mutex
 	status Status
@@ -136,7 +137,7 @@ func New(opts Options) (*Bot, error) {
 	}
 	// In paper mode the simulator is built at Run, with the exchange's
 	// rules; the guard learns its port then.
-	b.guard = newGuard(port, events, c.Simulated())
+	b.guard = newGuard(port, events, c.Simulated(), b.budget, b.log)
 	var gopts []risk.Option
 	if !c.Simulated() {
 		gopts = append(gopts, risk.WithBudget(b.budget, risk.BudgetWait))
@@ -225,6 +226,10 @@ func (b *Bot) shutdown(ctx context.Context) error {
 		}
 		b.recordBalances(sctx)
 	}
+	if b.budgetLoaded {
+		// After the last request: the next start paces itself by it.
+		b.saveBudget(sctx, false)
+	}
 	b.stat.Phase = PhaseStopped
 	b.refresh()
 	if err := errors.Join(errs...); err != nil {
@@ -294,10 +299,7 @@ func (b *Bot) refresh() {
 		}
 	}
 	s.Counters.APIErrors = b.guard.apiErrors()
-	s.Blocked = ""
-	if rule, reason := b.guard.blockedBy(); rule != "" {
-		s.Blocked = rule + ": " + reason
-	}
+	b.guard.status(s)
 	s.KillSwitch = b.gate.Killed()
 	b.mu.Lock()
 	b.status = s.clone()

@@ -3,8 +3,10 @@ package daemon
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/risk"
@@ -17,6 +19,10 @@ const RuleClockOffset = "clock-offset"
 // RuleShutdown is the rule of orders refused while the bot shuts down.
 const RuleShutdown = "shutdown"
 
+// RuleIPBanned is the rule of orders refused while the exchange bans the
+// bot's address (HTTP 418, until its Retry-After has passed).
+const RuleIPBanned = risk.RuleIPBanned
+
 // guard wraps the trading port the runtime uses: it refuses new orders
 // while trading is blocked, before anything is sent, and counts failed
 // calls by error code. A refusal is a *risk.Rejection, so the runtime
@@ -25,17 +31,22 @@ type guard struct {
 	exchange.Trader
 	events    exchange.EventSource // the inner port's order events (the simulator's)
 	simulated bool
+	// budget is the REST client's, whose ban (HTTP 418) pauses trading;
+	// nil in paper-replay mode.
+	budget *exchange.Budget
+	log    *slog.Logger
 
 	mu      sync.Mutex
 	blocked string // rule; empty while trading is allowed
 	reason  string
 	errs    map[string]int
+	ban     time.Time // the ban announced in the log, zero when none
 }
 
 // newGuard wraps t; events are t's order events on a simulated venue (nil
 // live, and in paper mode until the simulator is built at Run).
-func newGuard(t exchange.Trader, events exchange.EventSource, simulated bool) *guard {
-	g := &guard{simulated: simulated, errs: map[string]int{}}
+func newGuard(t exchange.Trader, events exchange.EventSource, simulated bool, budget *exchange.Budget, log *slog.Logger) *guard {
+	g := &guard{simulated: simulated, budget: budget, log: log, errs: map[string]int{}}
 	g.setPort(t, events)
 	return g
 }
@@ -92,11 +103,68 @@ func (g *guard) unblock(rule string) {
 	g.mu.Unlock()
 }
 
-// blockedBy returns the rule and reason of the block, or empty strings.
+// blockedBy returns the rule and reason of the block, or empty strings: a
+// block set with block, else the exchange's ban while it lasts.
 func (g *guard) blockedBy() (string, string) {
+	until := g.bannedUntil()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.blocked, g.reason
+	if g.blocked != "" {
+		return g.blocked, g.reason
+	}
+	if !until.IsZero() {
+		return RuleIPBanned, banReason(until)
+	}
+	return "", ""
+}
+
+// status sets the block and the ban in s.
+func (g *guard) status(s *Status) {
+	s.BannedUntil = g.bannedUntil()
+	s.Blocked, s.BlockedRule = "", ""
+	if rule, reason := g.blockedBy(); rule != "" {
+		s.Blocked, s.BlockedRule = rule+": "+reason, rule
+	}
+}
+
+func banReason(until time.Time) string {
+	return "the exchange banned this IP (HTTP 418) until " + until.UTC().Format(time.RFC3339)
+}
+
+// bannedUntil is the end of the exchange's ban, zero when none; the end of
+// one announced in the log is logged once, at the first look after it.
+func (g *guard) bannedUntil() time.Time {
+	if g.budget == nil {
+		return time.Time{}
+	}
+	until := g.budget.BannedUntil()
+	g.mu.Lock()
+	ended := until.IsZero() && !g.ban.IsZero()
+	if ended {
+		g.ban = time.Time{}
+	}
+	g.mu.Unlock()
+	if ended {
+		g.log.Info("the exchange's IP ban is over; trading resumes")
+	}
+	return until
+}
+
+// banned announces a ban (HTTP 418) the client met: every request waits
+// for its end in the client's budget, and new orders are refused.
+func (g *guard) banned(ban *exchange.BanError) {
+	until := g.bannedUntil()
+	if until.IsZero() {
+		return
+	}
+	g.mu.Lock()
+	fresh := !until.Equal(g.ban)
+	g.ban = until
+	g.mu.Unlock()
+	if fresh {
+		g.log.Error("trading paused: the exchange banned this IP (HTTP 418); waiting the ban out",
+			slog.String("until", until.UTC().Format(time.RFC3339)), slog.Duration("retry_after", ban.RetryAfter), slog.String("endpoint", ban.Endpoint))
+	}
 }
 
 func (g *guard) refusal() error {
@@ -115,9 +183,13 @@ func (g *guard) count(err error) error {
 	var key string
 	var api *exchange.APIError
 	var uo *exchange.UnknownOutcomeError
+	var ban *exchange.BanError
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
+	case errors.As(err, &ban):
+		key = "ip-banned"
+		g.banned(ban)
 	case errors.As(err, &api) && api.Code != 0:
 		key = strconv.Itoa(api.Code)
 	case errors.As(err, &api):

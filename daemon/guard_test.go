@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"log/slog"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -18,7 +19,7 @@ func TestGuardForwardsEventHint(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000")))
 	require.NoError(t, x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(1000)))
-	g := newGuard(x.Master(), x.Master(), true)
+	g := newGuard(x.Master(), x.Master(), true, nil, slog.New(slog.DiscardHandler))
 	ev := g.eventSource().(guardEvents)
 	require.False(t, ev.MayHaveEvents())
 	_, err = g.PlaceOrder(t.Context(), exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
@@ -30,5 +31,5 @@ func TestGuardForwardsEventHint(t *testing.T) {
 
 	g.events = nil
 	require.False(t, ev.MayHaveEvents())
-	require.Nil(t, newGuard(x.Master(), nil, false).eventSource(), "a live guard has no event source")
+	require.Nil(t, newGuard(x.Master(), nil, false, nil, slog.New(slog.DiscardHandler)).eventSource(), "a live guard has no event source")
 }

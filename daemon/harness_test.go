@@ -46,10 +46,21 @@ type feedClock struct {
 	next   int
 	stopAt time.Time // when a wait reaches it: cancel the bot's context
 	cancel context.CancelFunc
+	// passWaits is the longest wait that still passes in full once the
+	// context is cancelled (default 10 s).
+	passWaits time.Duration
 	// at runs once when the clock reaches atTime (a change of the
 	// market or the server mid-session).
 	atTime time.Time
 	at     func()
+	// hooks run once each, in time order, with the clock stopped at their
+	// time exactly, as a wait passes it.
+	hooks []clockHook
+}
+
+type clockHook struct {
+	at time.Time
+	f  func()
 }
 
 type symbolBar struct {
@@ -68,7 +79,7 @@ func (c *feedClock) After(d time.Duration) <-chan time.Time {
 		// shutdown may wait for a rate budget); a long one stops at
 		// stopAt, so the next session starts where this one ended.
 		c.cancel()
-		if d > 10*time.Second {
+		if pass := c.passWaits; d > pass && (pass > 0 || d > 10*time.Second) {
 			target = c.stopAt
 		}
 	}
@@ -78,8 +89,31 @@ func (c *feedClock) After(d time.Duration) <-chan time.Time {
 	return ch
 }
 
-// advance feeds the bars closing by t and moves the clock to t.
+// advance feeds the bars closing by t and moves the clock to t, stopping
+// at each hook's time on the way.
 func (c *feedClock) advance(t time.Time) {
+	for len(c.hooks) > 0 && !t.Before(c.hooks[0].at) {
+		h := c.hooks[0]
+		c.hooks = c.hooks[1:]
+		if h.at.After(c.x.Now()) {
+			c.advanceTo(h.at)
+		}
+		h.f()
+	}
+	c.advanceTo(t)
+}
+
+// hook runs f once when the clock passes at, with the clock at at. f runs
+// under the clock's lock: it may read the clock, the bot's status and the
+// server, not wait on the clock.
+func (c *feedClock) hook(at time.Time, f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.hooks = append(c.hooks, clockHook{at, f})
+	sort.SliceStable(c.hooks, func(i, j int) bool { return c.hooks[i].at.Before(c.hooks[j].at) })
+}
+
+func (c *feedClock) advanceTo(t time.Time) {
 	for c.next < len(c.bars) {
 		b := c.bars[c.next]
 		if exchange.Interval60m.Next(b.k.OpenTime).After(t) {

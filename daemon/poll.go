@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -14,8 +15,26 @@ import (
 // (paper), the runtime, reconciliation (live), warm-up history, a first
 // order sync and the strategies' Start.
 func (b *Bot) startPolling(ctx context.Context) error {
-	if err := b.syncClock(ctx); err != nil {
-		return fmt.Errorf("daemon: clock sync: %w", err)
+	if err := b.checkStore(ctx); err != nil {
+		return err
+	}
+	b.loadBudget(ctx)
+	b.budgetLoaded = true
+	// The first request meets a ban (HTTP 418) left by an earlier process
+	// or another program on the address: waited out (the client's budget
+	// holds every request until it ends, the guard logs it), not an exit
+	// that a supervisor's restart would only repeat.
+	for {
+		err := b.syncClock(ctx)
+		var ban *exchange.BanError
+		if errors.As(err, &ban) {
+			b.refresh()
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("daemon: clock sync: %w", err)
+		}
+		break
 	}
 	if b.cfg.Simulated() {
 		if err := b.startPaper(ctx); err != nil {
@@ -66,6 +85,9 @@ func (b *Bot) loop(ctx context.Context) error {
 			return nil
 		},
 		After: func(ctx context.Context, s *session.Step, _ bool) error {
+			if err := b.checkStore(ctx); err != nil {
+				return err
+			}
 			b.stat.Counters.Polls, b.stat.Counters.Gaps, b.stat.Counters.Retries = b.poll.Counts.Polls, b.poll.Counts.Gaps,
 				b.poll.Counts.Retries
 			if len(s.Bars) == 0 {
@@ -173,4 +195,25 @@ func (b *Bot) syncClock(ctx context.Context) error {
 		b.log.Info("clock offset back within exchange.max_clock_offset; trading resumes", slog.Duration("offset", off))
 	}
 	return nil
+}
+
+// RuleStore is the rule of orders refused once the store's file was lost
+// (deleted, replaced or made read-only): what the bot would record could
+// not be read back by the next start.
+const RuleStore = "store"
+
+// checkStore stops trading when the store's file is no longer the one the
+// bot opened, or is read-only: every step of a polling session (every
+// poll.orders at least) asks, so the loss is seen within one poll, and the
+// bot stops with the reason.
+func (b *Bot) checkStore(ctx context.Context) error {
+	err := b.opts.Store.Check(ctx)
+	if err == nil || ctx.Err() != nil {
+		return nil
+	}
+	b.guard.block(RuleStore, err.Error())
+	b.stat.LastError = "store: " + err.Error()
+	b.log.Error("trading stopped: the store was lost; stopping the bot", slog.Any("err", err))
+	b.refresh()
+	return fmt.Errorf("daemon: %w", err)
 }

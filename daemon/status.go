@@ -38,8 +38,14 @@ type Status struct {
 	// ClockSynced is when the clock was last synced; zero when never.
 	ClockSynced time.Time `json:"clock_synced"`
 	// Blocked says why trading is blocked (clock offset beyond
-	// exchange.max_clock_offset, shutting down); empty while allowed.
-	Blocked string `json:"blocked,omitempty"`
+	// exchange.max_clock_offset, the exchange's ban, shutting down) as
+	// "<rule>: <reason>"; empty while allowed. BlockedRule is the rule
+	// alone (RuleClockOffset, RuleIPBanned, RuleShutdown, RuleStore).
+	Blocked     string `json:"blocked,omitempty"`
+	BlockedRule string `json:"blocked_rule,omitempty"`
+	// BannedUntil is when the exchange's ban of the bot's address (HTTP
+	// 418) ends; zero when it is not banned. Every request waits for it.
+	BannedUntil time.Time `json:"banned_until,omitzero"`
 	// KillSwitch is why the risk gate's kill switch tripped; empty if not.
 	KillSwitch string `json:"kill_switch,omitempty"`
 	// Counters are what the bot did since it started.
@@ -139,6 +145,9 @@ func (b *Bot) Status() Status {
 	b.mu.Lock()
 	s := b.status.clone()
 	b.mu.Unlock()
+	// The loop may be waiting out a ban, without refreshing: the block is
+	// read now.
+	b.guard.status(&s)
 	if b.budget != nil {
 		for _, u := range b.budget.Usage() {
 			s.Budget = append(s.Budget, BudgetUsage{Pool: u.Pool.String(), Used: u.Used, Max: u.Max, Window: u.Window})

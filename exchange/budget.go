@@ -52,6 +52,7 @@ type Budget struct {
 	mu      sync.Mutex
 	windows [numPools]*window
 	blocked time.Time // no request before this instant (server Retry-After)
+	banned  time.Time // end of the server's 418 ban (also in blocked)
 	waited  time.Duration
 }
 
@@ -187,6 +188,32 @@ func (b *Budget) Block(d time.Duration) {
 	if until := b.clock.Now().Add(d); until.After(b.blocked) {
 		b.blocked = until
 	}
+}
+
+// Ban stops every caller until d has passed, as Block does, and records
+// the pause as a ban (HTTP 418), which BannedUntil reports: a caller can
+// refuse new work for its length rather than wait.
+func (b *Budget) Ban(d time.Duration) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	until := b.clock.Now().Add(d)
+	if until.After(b.blocked) {
+		b.blocked = until
+	}
+	if until.After(b.banned) {
+		b.banned = until
+	}
+}
+
+// BannedUntil returns the end of the server's current ban, or the zero
+// time when the address is not banned.
+func (b *Budget) BannedUntil() time.Time {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.clock.Now().Before(b.banned) {
+		return b.banned
+	}
+	return time.Time{}
 }
 
 // Saturate marks the pools of draws as spent for one window from now, as

@@ -447,7 +447,7 @@ func (c *Client) send(ctx context.Context, id EndpointID, q *query, sentAt *time
 			c.budget.Block(rl.RetryAfter)
 			c.budget.Saturate(ep.Draws)
 		case errors.As(err, &ban):
-			c.budget.Block(ban.RetryAfter)
+			c.budget.Ban(ban.RetryAfter)
 		}
 		return nil, err
 	}

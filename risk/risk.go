@@ -30,6 +30,9 @@ const (
 	RuleMaxOrderValue = "max-order-value"
 	RuleKillSwitch    = "kill-switch"
 	RuleRateBudget    = "rate-budget"
+	// RuleIPBanned: the exchange banned the address (HTTP 418); orders
+	// are refused until the ban ends rather than sent late.
+	RuleIPBanned = "ip-banned"
 )
 
 // Rejection is an order the gate refused.
@@ -252,6 +255,10 @@ func (g *Gate) checkPortfolio(o exchange.NewOrder, v View, notional decimal.Deci
 func (g *Gate) checkBudget(ctx context.Context) error {
 	if g.budget == nil {
 		return nil
+	}
+	if until := g.budget.BannedUntil(); !until.IsZero() {
+		return &Rejection{Rule: RuleIPBanned, Code: exchange.CodeTooManyRequests,
+			Reason: "the exchange banned this IP (HTTP 418) until " + until.UTC().Format(time.RFC3339)}
 	}
 	for {
 		wait := g.budget.Peek(exchange.EpNewOrder)

@@ -226,6 +226,36 @@ func TestGateBudget(t *testing.T) {
 	}
 }
 
+// While the exchange bans the address, the gate refuses orders at once in
+// either mode instead of waiting for the ban's end (minutes to days) and
+// sending them late.
+func TestGateRefusesWhileBanned(t *testing.T) {
+	t.Parallel()
+	clk := &clock{t: time.Unix(1700000000, 0)}
+	b, err := exchange.NewBudget(clk, exchange.BudgetWait, 0, exchange.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Ban(2 * time.Minute)
+	for _, mode := range []BudgetMode{BudgetWait, BudgetReject} {
+		g, _ := New(Limits{}, WithBudget(b, mode))
+		err := g.Check(t.Context(), buy("0.01", "20000"), newView())
+		var r *Rejection
+		if !errors.As(err, &r) || r.Rule != RuleIPBanned || r.Code != exchange.CodeTooManyRequests ||
+			r.Reason != "the exchange banned this IP (HTTP 418) until 2023-11-14T22:15:20Z" {
+			t.Fatalf("mode %d: %v", mode, err)
+		}
+	}
+	if !clk.Now().Equal(time.Unix(1700000000, 0)) {
+		t.Errorf("the gate waited until %s", clk.Now())
+	}
+	clk.t = clk.t.Add(2 * time.Minute)
+	g, _ := New(Limits{}, WithBudget(b, BudgetWait))
+	if err := g.Check(t.Context(), buy("0.01", "20000"), newView()); err != nil {
+		t.Fatalf("after the ban: %v", err)
+	}
+}
+
 // TestGateRefusesMalformedOrdersAsTheExchange sends the conformance
 // suite's malformed orders through the gate: each is refused by the rule
 // exchange names, with the code and message every exchange.Trader gives

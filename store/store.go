@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,6 +59,10 @@ type Store struct {
 	w     *sql.DB // one connection: SQLite has one writer at a time
 	r     *sql.DB // read-only pool; the same as w in memory
 	clock exchange.Clock
+	// opened is the file opened (nil in memory), which Check compares
+	// with what is at path now.
+	opened   os.FileInfo
+	readOnly bool
 
 	mu    sync.Mutex
 	stmts map[string]*sql.Stmt // the writer's hot statements, prepared once
@@ -71,6 +76,7 @@ type options struct {
 	readers     int
 	clock       exchange.Clock
 	target      int // migrations to apply; tests stop early with it
+	verify      bool
 }
 
 // Option configures Open.
@@ -95,6 +101,12 @@ func BusyTimeout(d time.Duration) Option { return func(o *options) { o.busyTimeo
 // lets tests simulate a full disk.
 func MaxPages(n int64) Option { return func(o *options) { o.maxPages = n } }
 
+// Verify runs PRAGMA quick_check as the store opens, refusing a damaged
+// database with ErrNotDatabase. It reads every page, so it takes time in
+// proportion to the file (about a second per few hundred megabytes); the
+// bot asks for it, as it writes what must not be lost.
+func Verify() Option { return func(o *options) { o.verify = true } }
+
 // Readers sets the size of the read pool (default 4).
 func Readers(n int) Option { return func(o *options) { o.readers = n } }
 
@@ -117,8 +129,13 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if o.readers < 1 {
 		return nil, fmt.Errorf("store: %d readers, need at least 1", o.readers)
 	}
-	s := &Store{path: path, clock: o.clock}
+	s := &Store{path: path, clock: o.clock, readOnly: o.readOnly}
 	var err error
+	if path != Memory {
+		if err := checkFile(path); err != nil {
+			return nil, fmt.Errorf("store: open %s: %w", path, err)
+		}
+	}
 	if path == Memory {
 		if o.readOnly {
 			return nil, errors.New("store: an in-memory database cannot be read-only")
@@ -150,10 +167,18 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, classify(err))
 	}
-	if o.readOnly {
+	if o.verify {
+		err = s.quickCheck(ctx)
+	}
+	if err == nil && o.readOnly {
 		err = s.checkVersion(ctx)
-	} else {
+	} else if err == nil {
 		err = s.migrate(ctx, o.target)
+	}
+	if err == nil && path != Memory {
+		if s.opened, err = os.Stat(path); err != nil {
+			err = fmt.Errorf("%w (%v)", ErrCannotOpen, err)
+		}
 	}
 	if err != nil {
 		s.Close()

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -205,10 +206,17 @@ func TestReadOnlyStore(t *testing.T) {
 		t.Errorf("state = %q after refused write", st)
 	}
 	// A read-only open of a database without the schema says so.
-	empty := filepath.Join(t.TempDir(), "empty.db")
-	os.WriteFile(empty, nil, 0o644)
-	if _, err := Open(t.Context(), empty, ReadOnly()); err == nil || !strings.Contains(err.Error(), "the database has no spotbot schema") {
-		t.Errorf("read-only open of an empty file: %v", err)
+	other := filepath.Join(t.TempDir(), "other.db")
+	db, err := sql.Open("sqlite", other)
+	if err == nil {
+		_, err = db.Exec(`CREATE TABLE t (x)`)
+		db.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(t.Context(), other, ReadOnly()); err == nil || !strings.Contains(err.Error(), "the database has no spotbot schema") {
+		t.Errorf("read-only open of another database: %v", err)
 	}
 }
 

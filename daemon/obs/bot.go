@@ -9,10 +9,12 @@ import (
 	"github.com/spotbot/spotbot/daemon"
 )
 
-// StateSaver is the part of the store a write probe uses: *store.Store
-// has it.
+// StateSaver is the part of the store the store check uses: *store.Store
+// has it. Check says whether the file opened is still the one at the
+// store's path and writable (a deleted file still takes writes).
 type StateSaver interface {
 	SaveState(ctx context.Context, instance string, state []byte) error
+	Check(ctx context.Context) error
 }
 
 // probeKey is the strategy-state key the store probe writes; instance ids
@@ -32,12 +34,15 @@ func ForBot(status func() daemon.Status, cfg *config.Config, client ServerTimer,
 		if client == nil {
 			return Options{}, fmt.Errorf("obs: %s mode needs the exchange client for its readiness check", cfg.Mode)
 		}
-		o.Checks = append(o.Checks, ExchangeReachable(client), ClockWithin(cfg.Exchange.MaxClockOffset, func() (time.Duration, time.Time) {
+		o.Checks = append(o.Checks, NotBanned(func() time.Time { return status().BannedUntil }, ExchangeReachable(client)), ClockWithin(cfg.Exchange.MaxClockOffset, func() (time.Duration, time.Time) {
 			s := status()
 			return s.ClockOffset, s.ClockSynced
 		}))
 	}
 	o.Checks = append(o.Checks, StoreWritable(func(ctx context.Context) error {
+		if err := st.Check(ctx); err != nil {
+			return err
+		}
 		// The bot's own clock stamps the row: no time.Now here.
 		if err := st.SaveState(ctx, probeKey, []byte(status().Updated.UTC().Format(time.RFC3339Nano))); err != nil {
 			return fmt.Errorf("store: %w", err)

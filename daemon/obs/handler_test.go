@@ -144,6 +144,7 @@ func TestMetricsExactLines(t *testing.T) {
 		`spotbot_clock_offset_seconds 0.15`,
 		`spotbot_clock_synced_time_seconds 1.704153e+09`,
 		`spotbot_trading_blocked 0`,
+		`spotbot_ip_banned_until_seconds 0`,
 		`spotbot_kill_switch_tripped 0`,
 		`spotbot_phase{phase="running"} 1`,
 		`spotbot_phase{phase="stopped"} 0`,
@@ -166,6 +167,33 @@ func TestMetricsExactLines(t *testing.T) {
 	// Without Options.Runtime, only the bot's own metrics are served.
 	if strings.Contains(body, "go_goroutines") || strings.Contains(body, "process_") {
 		t.Errorf("runtime collectors present without Options.Runtime")
+	}
+}
+
+// While the exchange bans the bot's address the metrics say so, why
+// trading is blocked and until when.
+func TestMetricsBan(t *testing.T) {
+	t.Parallel()
+	until := t0.Add(24*time.Hour + 2*time.Minute)
+	srv := serve(t, Options{Status: func() daemon.Status {
+		s := fixture()
+		s.BannedUntil, s.BlockedRule = until, daemon.RuleIPBanned
+		s.Blocked = "ip-banned: the exchange banned this IP (HTTP 418) until 2024-01-02T00:02:00Z"
+		return s
+	}})
+	_, _, body := get(t, srv.URL+"/metrics")
+	lines := map[string]bool{}
+	for _, l := range strings.Split(body, "\n") {
+		lines[l] = true
+	}
+	for _, w := range []string{`spotbot_trading_blocked 1`, `spotbot_trading_blocked_by{rule="ip-banned"} 1`,
+		`spotbot_ip_banned_until_seconds 1.70415372e+09`} {
+		if !lines[w] {
+			t.Errorf("missing line %q", w)
+		}
+	}
+	if strings.Contains(body, `rule="clock-offset"`) {
+		t.Error("a rule that does not block is served")
 	}
 }
 

@@ -26,7 +26,7 @@ type collector struct {
 	equity, balance, realized, unrealized, positionQty      *prometheus.Desc
 	strategyPnL, strategyRunning, openOrders                *prometheus.Desc
 	lastKline, clockOffset, clockSynced, blocked, killed    *prometheus.Desc
-	started                                                 *prometheus.Desc
+	blockedBy, bannedUntil, started                         *prometheus.Desc
 }
 
 func newCollector(status func() daemon.Status, quote string) *collector {
@@ -61,7 +61,9 @@ func newCollector(status func() daemon.Status, quote string) *collector {
 		lastKline:       d("last_kline_close_time_seconds", "Close time of the last closed kline delivered on a feed (Unix seconds).", "symbol", "interval"),
 		clockOffset:     d("clock_offset_seconds", "Exchange clock minus local clock, as last synced."),
 		clockSynced:     d("clock_synced_time_seconds", "When the clock was last synced (Unix seconds; 0 when never)."),
-		blocked:         d("trading_blocked", "1 while new orders are refused (clock offset, shutdown), else 0."),
+		blocked:         d("trading_blocked", "1 while new orders are refused (clock offset, IP ban, store lost, shutdown), else 0."),
+		blockedBy:       d("trading_blocked_by", "1 for the rule that blocks new orders (clock-offset, ip-banned, store, shutdown); absent while trading is allowed.", "rule"),
+		bannedUntil:     d("ip_banned_until_seconds", "When the exchange's ban of the bot's address (HTTP 418) ends (Unix seconds); 0 when not banned."),
 		killed:          d("kill_switch_tripped", "1 once the risk gate's kill switch tripped, else 0."),
 		started:         d("start_time_seconds", "When the bot started (Unix seconds, bot clock)."),
 	}
@@ -72,7 +74,7 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{c.up, c.placed, c.refused, c.unknown, c.fills, c.apiErrors, c.jobRuns,
 		c.bars, c.polls, c.retries, c.gaps, c.reconciled, c.budgetUsed, c.budgetMax, c.budgetWindow, c.equity, c.balance,
 		c.realized, c.unrealized, c.positionQty, c.strategyPnL, c.strategyRunning, c.openOrders, c.lastKline,
-		c.clockOffset, c.clockSynced, c.blocked, c.killed, c.started} {
+		c.clockOffset, c.clockSynced, c.blocked, c.blockedBy, c.bannedUntil, c.killed, c.started} {
 		ch <- d
 	}
 }
@@ -151,6 +153,14 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	gauge(c.clockSynced, synced)
 	gauge(c.blocked, boolf(s.Blocked != ""))
+	if s.BlockedRule != "" {
+		gauge(c.blockedBy, 1, s.BlockedRule)
+	}
+	banned := 0.0
+	if !s.BannedUntil.IsZero() {
+		banned = unixSeconds(s.BannedUntil.UnixMilli())
+	}
+	gauge(c.bannedUntil, banned)
 	gauge(c.killed, boolf(s.KillSwitch != ""))
 }
 

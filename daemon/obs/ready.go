@@ -39,6 +39,19 @@ func ExchangeReachable(t ServerTimer) Checker {
 	}}
 }
 
+// NotBanned fails check at once, without a request, while the exchange
+// bans the bot's address (HTTP 418): until reports the ban's end, zero
+// when none (daemon.Status.BannedUntil). A request would only wait for the
+// ban's end in the client's budget.
+func NotBanned(until func() time.Time, check Checker) Checker {
+	return Checker{Name: check.Name, Check: func(ctx context.Context) error {
+		if t := until(); !t.IsZero() {
+			return fmt.Errorf("the exchange banned this IP (HTTP 418) until %s", t.UTC().Format(time.RFC3339))
+		}
+		return check.Check(ctx)
+	}}
+}
+
 // ClockWithin is the "clock" check: the last measured clock offset is
 // within max. synced reports the offset and when it was measured (zero
 // when never); daemon.Status carries both.
