@@ -57,7 +57,7 @@ func parseParams(rawQuery string, body []byte) (*params, *apiError) {
 	trimmed := bytes.TrimSpace(body)
 	var bSig string
 	if len(trimmed) > 0 && trimmed[0] == '{' {
-		if err := p.fromJSON(trimmed); err != nil {
+		if _, err := p.fromJSON(trimmed); err != nil {
 			return nil, err
 		}
 		if s, ok := p.vals["signature"]; ok {
@@ -142,26 +142,85 @@ func (p *params) fromForm(text string) *apiError {
 	return nil
 }
 
-func (p *params) fromJSON(body []byte) *apiError {
+// member is one name and value of a JSON object body, with where it
+// stands in the body text.
+type member struct {
+	name    string          // decoded
+	rawName []byte          // as written, quotes included
+	raw     json.RawMessage // the value as written
+	// start is the offset of the name's opening quote, end the offset just
+	// past the value.
+	start, end int
+}
+
+// members walks a JSON object known to be valid, member by member, keeping
+// the raw text of names and values and their offsets.
+func members(body []byte) ([]member, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	var out []member
+	for dec.More() {
+		prev := int(dec.InputOffset())
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		nameEnd := int(dec.InputOffset())
+		start := prev + bytes.IndexByte(body[prev:nameEnd], '"')
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		name, _ := tok.(string)
+		out = append(out, member{name: name, rawName: body[start:nameEnd], raw: raw, start: start, end: int(dec.InputOffset())})
+	}
+	return out, nil
+}
+
+// fromJSON reads a JSON object body. Names and values are checked as
+// written, before decoding: encoding/json would turn invalid UTF-8 and
+// lone surrogate escapes (\ud800) into U+FFFD, and an order would then be
+// stored under another client order id than the one sent (700008, as in
+// the query form). It returns the members, for the caller to find a
+// signature among them.
+func (p *params) fromJSON(body []byte) ([]member, *apiError) {
 	var obj map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&obj); err != nil {
-		return badParam(exchange.CodeParameterError, "body is not a JSON object: %v", err)
+		return nil, badParam(exchange.CodeParameterError, "body is not a JSON object: %v", err)
 	}
 	if dec.More() {
-		return badParam(exchange.CodeParameterError, "body has data after the JSON object")
+		return nil, badParam(exchange.CodeParameterError, "body has data after the JSON object")
 	}
-	if k, dup := duplicateKey(body); dup {
-		return badParam(exchange.CodeParameterError, "parameter %s sent twice", k)
+	ms, err := members(body)
+	if err != nil {
+		return nil, badParam(exchange.CodeParameterError, "body is not a JSON object: %v", err)
 	}
-	for k, raw := range obj {
-		raw = bytes.TrimSpace(raw)
+	seen := make(map[string]bool, len(ms))
+	for _, m := range ms {
+		if why := jsonTextProblem(m.rawName); why != "" {
+			return nil, badParam(exchange.CodeIllegalCharacters, "parameter name: %s", why)
+		}
+		if why := jsonTextProblem(m.raw); why != "" {
+			return nil, badParam(exchange.CodeIllegalCharacters, "parameter %q: %s", m.name, why)
+		}
+		// Names are compared decoded (quan\u0074ity is quantity), as the
+		// map they are read into would; a name twice is ambiguous.
+		if seen[m.name] {
+			return nil, badParam(exchange.CodeParameterError, "parameter %s sent twice", m.name)
+		}
+		seen[m.name] = true
+	}
+	for _, m := range ms {
+		k, raw := m.name, bytes.TrimSpace(m.raw)
 		var v string
 		switch {
 		case len(raw) > 0 && raw[0] == '"':
 			if err := json.Unmarshal(raw, &v); err != nil {
-				return badParam(exchange.CodeParameterError, "parameter %q: %v", k, err)
+				return nil, badParam(exchange.CodeParameterError, "parameter %q: %v", k, err)
 			}
 		case string(raw) == "null":
 			continue
@@ -169,38 +228,64 @@ func (p *params) fromJSON(body []byte) *apiError {
 			v = string(raw) // numbers and booleans as written; arrays/objects as JSON text
 		}
 		if err := checkChars(k, v); err != nil {
-			return err
+			return nil, err
 		}
 		p.vals[k] = v
 	}
-	return nil
+	return ms, nil
 }
 
-// duplicateKey returns a name the JSON object body holds twice (decoding
-// into a map would silently keep the last value). body is known to be a
-// valid object.
-func duplicateKey(body []byte) (string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if _, err := dec.Token(); err != nil {
-		return "", false
+// jsonTextProblem says what is wrong with valid JSON text as written, or
+// "": invalid UTF-8, or a \u escape of a surrogate that is not half of a
+// high-low pair.
+func jsonTextProblem(raw []byte) string {
+	if !utf8.Valid(raw) {
+		return "invalid UTF-8"
 	}
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", false
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if !inString {
+			inString = c == '"'
+			continue
 		}
-		k, _ := tok.(string)
-		if seen[k] {
-			return k, true
-		}
-		seen[k] = true
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return "", false
+		switch {
+		case c == '"':
+			inString = false
+		case c == '\\' && i+5 < len(raw) && raw[i+1] == 'u':
+			r := hex4(raw[i+2 : i+6])
+			if r >= 0xD800 && r <= 0xDBFF && i+11 < len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+				if lo := hex4(raw[i+8 : i+12]); lo >= 0xDC00 && lo <= 0xDFFF {
+					i += 11
+					continue
+				}
+			}
+			if r >= 0xD800 && r <= 0xDFFF {
+				return "lone surrogate " + string(raw[i:i+6])
+			}
+			i += 5
+		case c == '\\':
+			i++ // a one-character escape
 		}
 	}
-	return "", false
+	return ""
+}
+
+// hex4 is the value of four hex digits (valid JSON guarantees them).
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			r |= rune(c-'A') + 10
+		}
+	}
+	return r
 }
 
 // checkChars refuses control characters and invalid UTF-8 in names and
