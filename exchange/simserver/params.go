@@ -57,11 +57,12 @@ func parseParams(rawQuery string, body []byte) (*params, *apiError) {
 	trimmed := bytes.TrimSpace(body)
 	var bSig string
 	if len(trimmed) > 0 && trimmed[0] == '{' {
-		if _, err := p.fromJSON(trimmed); err != nil {
+		ms, err := p.fromJSON(body)
+		if err != nil {
 			return nil, err
 		}
-		if s, ok := p.vals["signature"]; ok {
-			return nil, badParam(exchange.CodeParameterError, "signature must be sent in the query string when the body is JSON (%d characters)", len(s))
+		if bodyText, bSig = cutSignature(body, ms); bSig != "" {
+			delete(p.vals, "signature")
 		}
 	} else if len(trimmed) > 0 {
 		bodyText, bSig, err = stripSignature(string(body))
@@ -86,6 +87,37 @@ func parseParams(rawQuery string, body []byte) (*params, *apiError) {
 	}
 	p.signedText = qText + bodyText
 	return p, nil
+}
+
+// cutSignature finds a signature member in a JSON object body (spec §5.2
+// lets it travel in the body) and returns the body as signed: the text
+// with that member cut out together with the comma joining it to the
+// member after it (or, when it is the last, to the member before it) and
+// the white space between them. `{"a":1,"signature":"…"}` was signed as
+// `{"a":1}`. Without a signature member it returns the body unchanged and
+// "".
+func cutSignature(body []byte, ms []member) (signed, sig string) {
+	for i, m := range ms {
+		if m.name != "signature" {
+			continue
+		}
+		var v string
+		if json.Unmarshal(m.raw, &v) != nil {
+			v = string(bytes.TrimSpace(m.raw)) // not a string: kept as written, so it fails verification
+		}
+		if v == "" {
+			v = " " // present but empty: fails verification, not "missing"
+		}
+		from, to := m.start, m.end
+		switch {
+		case i+1 < len(ms):
+			to = ms[i+1].start
+		case i > 0:
+			from = ms[i-1].end
+		}
+		return string(body[:from]) + string(body[to:]), v
+	}
+	return string(body), ""
 }
 
 // stripSignature removes the signature parameter from form text, returning
