@@ -3,6 +3,7 @@ package simserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -39,8 +40,26 @@ type apiError struct {
 
 func (e *apiError) Error() string { return fmt.Sprintf("HTTP %d code %d: %s", e.status, e.code, e.msg) }
 
+// badParam is a 400 refusal. Every string and error among args is
+// clipped to exchange.MaxEcho bytes: a refusal quotes at most a short
+// prefix of what was sent.
 func badParam(code int, format string, args ...any) *apiError {
-	return &apiError{status: 400, code: code, msg: fmt.Sprintf(format, args...)}
+	return &apiError{status: 400, code: code, msg: fmt.Sprintf(format, exchange.ClipArgs(args)...)}
+}
+
+// jsonProblem describes a JSON decoding error without echoing the text
+// decoded (a type error quotes the number it met).
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("invalid JSON at byte %d", se.Offset)
+	case errors.As(err, &te):
+		kind, _, _ := strings.Cut(te.Value, " ")
+		return "found a JSON " + kind
+	}
+	return exchange.Clip(err.Error())
 }
 
 // parseParams merges query and body parameters. A JSON body must be an
@@ -222,7 +241,7 @@ func (p *params) fromJSON(body []byte) ([]member, *apiError) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&obj); err != nil {
-		return nil, badParam(exchange.CodeParameterError, "body is not a JSON object: %v", err)
+		return nil, badParam(exchange.CodeParameterError, "body is not a JSON object: %s", jsonProblem(err))
 	}
 	if dec.More() {
 		return nil, badParam(exchange.CodeParameterError, "body has data after the JSON object")

@@ -177,9 +177,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ip string, logged
 	}
 	ep, ok := s.routes[r.Method+" "+r.URL.Path]
 	if !ok {
-		e := &apiError{status: 404, code: exchange.CodeUnsupportedOperation, msg: "no such endpoint: " + r.URL.Path}
+		e := &apiError{status: 404, code: exchange.CodeUnsupportedOperation, msg: "no such endpoint: " + exchange.Clip(r.URL.Path)}
 		if s.paths[r.URL.Path] {
-			e = &apiError{status: 405, code: exchange.CodeUnsupportedOperation, msg: "method " + r.Method + " not allowed on " + r.URL.Path}
+			e = &apiError{status: 405, code: exchange.CodeUnsupportedOperation, msg: "method " + exchange.Clip(r.Method) + " not allowed on " + r.URL.Path}
 		}
 		return writeError(w, e)
 	}
