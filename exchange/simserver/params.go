@@ -405,8 +405,8 @@ func (p *params) millis(k string) (time.Time, *apiError) {
 	return time.UnixMilli(n).UTC(), nil
 }
 
-// dec parses an optional decimal: plain decimal text only (no exponent, no
-// NaN or infinity).
+// dec parses an optional decimal: exchange.PlainDecimal's grammar only
+// (no exponent, NaN or infinity, no '+', no bare point: "1.", ".5").
 func (p *params) dec(k string) (decimal.Decimal, *apiError) { return p.decNamed(k, k) }
 
 // decNamed is dec naming the parameter name in a refusal (a batch item's
@@ -416,7 +416,7 @@ func (p *params) decNamed(k, name string) (decimal.Decimal, *apiError) {
 	if !ok || v == "" {
 		return decimal.Decimal{}, nil
 	}
-	if !plainDecimal(v) {
+	if !exchange.PlainDecimal(v) {
 		return decimal.Decimal{}, badParam(exchange.CodeParameterError, "parameter %s: %q is not a decimal number", name, v)
 	}
 	d, err := decimal.NewFromString(v)
@@ -424,28 +424,6 @@ func (p *params) decNamed(k, name string) (decimal.Decimal, *apiError) {
 		return decimal.Decimal{}, badParam(exchange.CodeParameterError, "parameter %s: %q is not a decimal number", name, v)
 	}
 	return d, nil
-}
-
-func plainDecimal(s string) bool {
-	if len(s) == 0 || len(s) > 64 {
-		return false
-	}
-	i := 0
-	if s[0] == '-' || s[0] == '+' {
-		i++
-	}
-	digits, dot := 0, false
-	for ; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '.' && !dot:
-			dot = true
-		default:
-			return false
-		}
-	}
-	return digits > 0
 }
 
 // bool parses an optional boolean.
