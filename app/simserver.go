@@ -19,6 +19,7 @@ import (
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
 	"github.com/spotbot/spotbot/exchange/simserver"
+	"github.com/spotbot/spotbot/netlimit"
 	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -97,6 +98,9 @@ type simRun struct {
 	replay   simserver.ReplayOptions
 	accounts []string // start-up lines describing the keys
 	source   string
+	// limits bound the API and admin listeners (netlimit.Default unless a
+	// test sets shorter ones).
+	limits netlimit.Limits
 }
 
 // buildSimServer builds the simulated exchange of a sim-server
@@ -117,7 +121,7 @@ func buildSimServer(ctx context.Context, cfg *config.Config, environ []string) (
 	if err != nil {
 		return nil, err
 	}
-	run := &simRun{x: x, replay: simserver.ReplayOptions{Interval: parts.iv, Speed: speed, Clock: exchange.SystemClock{}}}
+	run := &simRun{x: x, replay: simserver.ReplayOptions{Interval: parts.iv, Speed: speed, Clock: exchange.SystemClock{}}, limits: netlimit.Default()}
 	var keys []simserver.Key
 	for i, a := range srv.Accounts {
 		uid := x.MasterUID()
@@ -183,8 +187,11 @@ func (run *simRun) serve(ctx context.Context, listen, adminAddr string, environ 
 	if err != nil {
 		return fmt.Errorf("sim-server: %w", err)
 	}
-	servers := []*http.Server{{Handler: run.s, ReadHeaderTimeout: 10 * time.Second}}
-	listeners := []net.Listener{ln}
+	// Both listeners are bounded: a stalled request or an idle keep-alive
+	// connection is closed and surplus connections are refused at once, so
+	// no client can hold the server's sockets.
+	servers := []*http.Server{run.limits.Server(run.s)}
+	listeners := []net.Listener{run.limits.Listener(ln)}
 	fmt.Fprintf(stdout, "sim-server: listening on http://%s\n", ln.Addr())
 	for _, a := range run.accounts {
 		fmt.Fprintf(stdout, "sim-server: %s\n", a)
@@ -206,8 +213,8 @@ func (run *simRun) serve(ctx context.Context, listen, adminAddr string, environ 
 			aln.Close()
 			return fmt.Errorf("sim-server: the admin API on %s is not a loopback address: set %s", aln.Addr(), simAdminTokenEnv)
 		}
-		servers = append(servers, &http.Server{Handler: run.s.AdminHandler(token), ReadHeaderTimeout: 10 * time.Second})
-		listeners = append(listeners, aln)
+		servers = append(servers, run.limits.Server(run.s.AdminHandler(token)))
+		listeners = append(listeners, run.limits.Listener(aln))
 		how := "no token: loopback only"
 		if token != "" {
 			how = "bearer token from $" + simAdminTokenEnv

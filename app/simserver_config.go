@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
@@ -128,10 +129,25 @@ func startOf(s config.Server, bars map[string][]exchange.Kline) time.Time {
 	return start
 }
 
+// minSecretLen is the shortest API secret a sim-server account may have,
+// in characters: the live service's secrets are 32 hex digits, and a short
+// one can be guessed from a single signed request offline.
+const minSecretLen = 32
+
 // secretOf finds an account's API secret: the environment variable named
-// by secret_env, else the first line of secret_file (mode 0600). It
-// returns the secret and where it came from, for the start-up message.
+// by secret_env, else the first line of secret_file (mode 0600), and
+// refuses one shorter than minSecretLen characters (naming where it came
+// from, never the secret nor its length). It returns the secret and where
+// it came from, for the start-up message.
 func secretOf(i int, a config.ServerAccount, environ []string) (string, string, error) {
+	sec, from, err := findSecret(i, a, environ)
+	if err == nil && utf8.RuneCountInString(sec) < minSecretLen {
+		return "", "", fmt.Errorf("server.accounts[%d]: the API secret from %s is shorter than %d characters; use a longer one", i, from, minSecretLen)
+	}
+	return sec, from, err
+}
+
+func findSecret(i int, a config.ServerAccount, environ []string) (string, string, error) {
 	at := fmt.Sprintf("server.accounts[%d]", i)
 	if a.SecretEnv != "" {
 		for _, kv := range environ {

@@ -143,7 +143,9 @@ func TestSimServerConfigErrors(t *testing.T) {
 		}
 		return strings.Replace(string(text), old, new, 1)
 	}
-	secret := []string{"SPOTBOT_SIM_SECRET=x"}
+	secret := []string{"SPOTBOT_SIM_SECRET=" + testSimSecret}
+	short := "short-secret-0123456789abcdefgh" // 31 characters
+	shortKey := write("short.key", "# 31 characters, 61 bytes\n"+strings.Repeat("é", 30)+"x\n")
 	// want is the whole error; PATH stands for the file's path.
 	tests := []struct {
 		name    string
@@ -169,12 +171,20 @@ func TestSimServerConfigErrors(t *testing.T) {
 				`SPOT_TRANSFER_READ, SPOT_TRANSFER_WRITE, SPOT_WITHDRAW_READ, SPOT_WITHDRAW_WRITE`},
 		{"a secret in the file", edit("secret_env: SPOTBOT_SIM_SECRET", "secret: hunter2"), nil,
 			"PATH: config: server.accounts[0].secret: secrets must not be in the configuration file; give the account's secret_env or secret_file"},
+		{"a secret of 31 characters", string(text), []string{"SPOTBOT_SIM_SECRET=" + short},
+			"server.accounts[0]: the API secret from $SPOTBOT_SIM_SECRET is shorter than 32 characters; use a longer one"},
+		{"a secret of 31 characters in a file", edit("secret_env: SPOTBOT_SIM_SECRET", "secret_file: "+shortKey), nil,
+			"server.accounts[0]: the API secret from " + shortKey + " is shorter than 32 characters; use a longer one"},
 		{"csv data missing", edit("source: sample", "source: csv\n  path: "+filepath.Join(dir, "none")), secret,
 			"data.path: stat " + filepath.Join(dir, "none") + ": no such file or directory"},
 	}
 	for _, tt := range tests {
 		path := write(strings.ReplaceAll(tt.name, " ", "_")+".yaml", tt.yaml)
-		err := simServerArgs(t.Context(), []string{"--listen", "127.0.0.1:0", "--config", path}, io.Discard, tt.environ)
+		// A configuration accepted by mistake serves until the timeout
+		// and then fails the comparison (nil error).
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		err := simServerArgs(ctx, []string{"--listen", "127.0.0.1:0", "--config", path}, io.Discard, tt.environ)
+		cancel()
 		if want := strings.ReplaceAll(tt.want, "PATH", path); err == nil || err.Error() != want {
 			t.Errorf("%s: %v\nwant %s", tt.name, err, want)
 		}

@@ -167,7 +167,7 @@ func (s *SpotService) CancelOrder(ctx context.Context, r CancelOrderRequest) (Or
 		return Order{}, err
 	}
 	if !ValidClientOrderID(r.NewClientOrderID) {
-		return Order{}, invalid(EpCancelOrder, "newClientOrderId", "%q is not at most %d letters, digits, '-' and '_'", r.NewClientOrderID, MaxClientOrderIDLen)
+		return Order{}, invalid(EpCancelOrder, "newClientOrderId", "%s is not at most %d letters, digits, '-' and '_'", quoted(r.NewClientOrderID), MaxClientOrderIDLen)
 	}
 	q.str("newClientOrderId", r.NewClientOrderID)
 	var o Order

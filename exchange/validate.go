@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"unicode/utf8"
 )
 
 // The request-shape rules of an order: what any order must satisfy before
@@ -24,7 +25,12 @@ import (
 // 4.3: "up to 20 order objects, all of the same symbol").
 const MaxBatchOrders = 20
 
-// MaxClientOrderIDLen is the longest client order id accepted.
+// MaxClientOrderIDLen is the longest client order id accepted, in
+// characters: the spec states its identifier limits in characters ("32
+// alphanumeric characters"), and as only ASCII letters, digits, '-' and '_'
+// are allowed, a valid id's characters are its bytes. Counting characters
+// matters for the refusal: an id of 20 'é' is refused for its letters, not
+// as 40 characters long.
 const MaxClientOrderIDLen = 32
 
 // Rule names of the request-shape rules, beside RuleParameters and
@@ -41,9 +47,11 @@ const maxQuoted = 40
 
 // ValidClientOrderID reports whether id may be sent as a client order id:
 // at most MaxClientOrderIDLen characters of A-Z, a-z, 0-9, '-' and '_'. The
-// empty id is valid: the exchange then assigns one.
+// empty id is valid: the exchange then assigns one. This is the one home
+// of the rule: the client, the simulator, the simulated server and the risk
+// gate all apply it through NewOrder.Validate.
 func ValidClientOrderID(id string) bool {
-	if len(id) > MaxClientOrderIDLen {
+	if utf8.RuneCountInString(id) > MaxClientOrderIDLen {
 		return false
 	}
 	for i := 0; i < len(id); i++ {
@@ -146,8 +154,8 @@ func (o *NewOrder) validate(ep EndpointID, item int) *RuleError {
 		}
 	}
 	if id := o.NewClientOrderID; !ValidClientOrderID(id) {
-		if len(id) > MaxClientOrderIDLen {
-			return shapeErr(ep, RuleClientOrderID, CodeParameterError, item, "newClientOrderId", "%d characters, at most %d", len(id), MaxClientOrderIDLen)
+		if n := utf8.RuneCountInString(id); n > MaxClientOrderIDLen {
+			return shapeErr(ep, RuleClientOrderID, CodeParameterError, item, "newClientOrderId", "%d characters, at most %d", n, MaxClientOrderIDLen)
 		}
 		return shapeErr(ep, RuleClientOrderID, CodeParameterError, item, "newClientOrderId", "%s may hold only letters, digits, '-' and '_'", quoted(id))
 	}

@@ -107,3 +107,24 @@ func TestCheckOrderValidatesFirst(t *testing.T) {
 		t.Fatalf("valid order on a paused symbol: %v", err)
 	}
 }
+
+// The client order id limit counts characters, as the service states its
+// limits ("32 alphanumeric characters"): a refusal names the characters
+// sent, not the bytes. Before, 20 two-byte letters were refused as "40
+// characters, at most 32".
+func TestClientOrderIDCountsCharacters(t *testing.T) {
+	t.Parallel()
+	o := NewOrder{Symbol: "BTCUSDT", Side: SideBuy, Type: TypeLimit, Quantity: d("1"), Price: d("1")}
+	tests := []struct{ id, want string }{
+		{strings.Repeat("é", 20), `parameter newClientOrderId: "éééééééééééééééééééé" may hold only letters, digits, '-' and '_'`},
+		{strings.Repeat("é", 33), `parameter newClientOrderId: 33 characters, at most 32`},
+		{strings.Repeat("x", 33), `parameter newClientOrderId: 33 characters, at most 32`},
+	}
+	for _, tt := range tests {
+		o.NewClientOrderID = tt.id
+		var re *RuleError
+		if err := o.Validate(); !errors.As(err, &re) || re.Msg != tt.want || re.Code != CodeParameterError {
+			t.Errorf("%q: %v, want %s", tt.id, err, tt.want)
+		}
+	}
+}

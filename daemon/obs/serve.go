@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/spotbot/spotbot/netlimit"
 )
 
 // Listen opens the listener's socket. An address without a host
@@ -38,12 +40,20 @@ func Serve(ctx context.Context, addr string, h http.Handler) error {
 	return ServeListener(ctx, ln, h)
 }
 
-// ServeListener is Serve on an open listener, which it closes.
+// ServeListener is Serve on an open listener, which it closes. The
+// listener is bounded (netlimit.Default): a stalled request or an idle
+// keep-alive connection is closed, and connections beyond the bound are
+// refused at once, so a stuck or hostile scraper cannot hold the bot's
+// sockets.
 func ServeListener(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+	return serveLimited(ctx, ln, h, netlimit.Default())
+}
+
+func serveLimited(ctx context.Context, ln net.Listener, h http.Handler, lim netlimit.Limits) error {
+	srv := lim.Server(h)
+	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	go func() { done <- srv.Serve(lim.Listener(ln)) }()
 	select {
 	case err := <-done:
 		return fmt.Errorf("obs: %w", err)

@@ -7,6 +7,9 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/spotbot/spotbot/netlimit"
+	"github.com/spotbot/spotbot/netlimit/netlimittest"
 )
 
 func TestListenDefaultsToLoopback(t *testing.T) {
@@ -67,4 +70,32 @@ func TestServeReportsListenErrors(t *testing.T) {
 	if !errors.As(err, &op) || op.Op != "listen" {
 		t.Errorf("err %v, want a listen error", err)
 	}
+}
+
+// The observability listener closes stalled and idle clients and bounds
+// its connections (netlimittest); before, it had only a header and a write
+// timeout: a stalled body or an idle keep-alive connection stayed open and
+// any number of them could be held.
+func TestListenerBounds(t *testing.T) {
+	t.Parallel()
+	h, err := New(Options{Status: fixture})
+	if err != nil {
+		t.Fatal(err)
+	}
+	netlimittest.Run(t, func(t *testing.T, lim netlimit.Limits) string {
+		ln, err := Listen("127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- serveLimited(ctx, ln, h, lim) }()
+		t.Cleanup(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		})
+		return ln.Addr().String()
+	}, "/healthz")
 }

@@ -163,11 +163,26 @@ func (x *Exchange) book(a *account, o *order) {
 	// its tail "42".
 	var buf [24]byte
 	id := strconv.AppendInt(append(buf[:0], "sim-"...), x.orderSeq, 10)
-	if o.o.ClientOrderID == "" {
+	_, taken := a.open[string(id)]
+	switch {
+	case o.o.ClientOrderID == "" && !taken:
 		o.o.ClientOrderID = string(id)
 		o.o.OrderID = o.o.ClientOrderID[len("sim-"):]
 		o.autoID = true
-	} else {
+	case o.o.ClientOrderID == "":
+		// A user's open order already holds sim-<n> as its own client id:
+		// two open orders must never share one, so this order takes the
+		// first free sim-<n>-<k> and is kept in the open map like a
+		// user's id.
+		o.o.OrderID = string(id[len("sim-"):])
+		for k := 1; ; k++ {
+			cand := string(id) + "-" + strconv.Itoa(k)
+			if _, t := a.open[cand]; !t {
+				o.o.ClientOrderID = cand
+				break
+			}
+		}
+	default:
 		o.o.OrderID = string(id[len("sim-"):])
 	}
 	b := o.lockBal

@@ -281,7 +281,8 @@ func (x *Exchange) SetLastPrice(symbol string, p decimal.Decimal) error {
 
 // apiErr is a refusal as the live service would send it.
 func apiErr(code int, format string, args ...any) *exchange.APIError {
-	return &exchange.APIError{Status: 400, Code: code, Msg: fmt.Sprintf(format, args...)}
+	// Strings among args may be a caller's text: quote a short prefix only.
+	return &exchange.APIError{Status: 400, Code: code, Msg: fmt.Sprintf(format, exchange.ClipArgs(args)...)}
 }
 
 // As returns the trading port acting as the account uid.

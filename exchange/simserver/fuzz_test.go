@@ -28,6 +28,9 @@ func FuzzParseParams(f *testing.F) {
 	f.Add("a=%zz&b=%01", `{"a":[1,{"b":2}],"c":"\u0000"}`)
 	f.Add("symbol=BTCUSDT&limit=-1&startTime=99999999999999999999", "{")
 	f.Add("&&=&signature=&signature=", "=&=")
+	f.Add("symbol=BTCUSDT", `{ "side": "BUY", "signature": "ab", "timestamp": 1 }`)
+	f.Add("", `{"signature":null}`)
+	f.Add("", `{"a":"\ud800","b\udc00":1,"c":"\ud83d\ude00"}`)
 
 	x, err := sim.New(sim.Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols(), MarketFill: sim.Immediate})
 	if err != nil {
@@ -54,6 +57,11 @@ func FuzzParseParams(f *testing.F) {
 			}
 			if len(p.signedText) > len(query)+len(body) {
 				t.Fatalf("signed text longer than the request: %q", p.signedText)
+			}
+			// A signature cut out of a JSON body leaves a JSON object.
+			q, _, _ := stripSignature(query)
+			if b := bytes.TrimSpace([]byte(body)); len(b) > 0 && b[0] == '{' && !json.Valid([]byte(p.signedText[len(q):])) {
+				t.Fatalf("signed body %q of %q is not JSON", p.signedText[len(q):], body)
 			}
 		} else if perr.status != 400 {
 			t.Fatalf("parse error with status %d: %v", perr.status, perr)

@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"math"
 	"net/netip"
 	"strconv"
 	"time"
@@ -105,8 +106,25 @@ func (s *Server) authenticate(ep *exchange.Endpoint, apiKey, ip string, p *param
 		return nil, badParam(exchange.CodeRecvWindowTooLarge, "recvWindow must be less than 60000")
 	}
 	server := now.UnixMilli()
-	if !(tsMs < server+1000 && server-tsMs <= window) {
+	if !inWindow(tsMs, server, window) {
 		return nil, badParam(exchange.CodeTimestampOutsideWindow, "request timestamp %d is outside the recvWindow (server time %d)", tsMs, server)
 	}
 	return k, nil
+}
+
+// inWindow is the spec's timestamp check, timestamp < server + 1000 and
+// server − timestamp ≤ window, computed without overflow for every int64
+// (window > 0): subtracting an extreme timestamp in int64 wrapped around,
+// and timestamp −2⁶³ passed for ever. Each side is compared only where it
+// is representable; a bound beyond int64 is met by every timestamp.
+func inWindow(ts, server, window int64) bool {
+	// ts < server + 1000
+	if server <= math.MaxInt64-1000 && ts >= server+1000 {
+		return false
+	}
+	// ts ≥ server − window
+	if server >= math.MinInt64+window && ts < server-window {
+		return false
+	}
+	return true
 }

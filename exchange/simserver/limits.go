@@ -99,6 +99,53 @@ func (l *limiter) budget(m map[string]*exchange.Budget, who string, pools ...exc
 	return b
 }
 
+// banned answers 418 while ip is banned. The server asks first, before
+// reading the body or authenticating: a banned address is refused whatever
+// it sends.
+func (l *limiter) banned(ip string) *apiError {
+	if l.cfg.Off {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.bannedLocked(ip, l.clock.Now())
+}
+
+func (l *limiter) bannedLocked(ip string, now time.Time) *apiError {
+	if b, ok := l.bans[ip]; ok && now.Before(b.until) {
+		return &apiError{status: 418, code: exchange.CodeTooManyRequests, msg: "IP banned until " + b.until.UTC().Format(time.RFC3339),
+			retryAfter: b.until.Sub(now)}
+	}
+	return nil
+}
+
+// failedAuth draws a request whose authentication failed from the IP
+// budget of its address, at the endpoint's weight: a caller guessing keys
+// or signatures spends the budget an anonymous caller has, then draws 429s
+// and a ban. It returns that refusal, or nil when the budget had room (the
+// authentication error then stands).
+func (l *limiter) failedAuth(ep *exchange.Endpoint, ip string) *apiError {
+	if l.cfg.Off {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.clock.Now()
+	if e := l.bannedLocked(ip, now); e != nil {
+		return e
+	}
+	w := max(ep.Weight, 1)
+	err := l.budget(l.ip, ip, exchange.PoolIP).Acquire(context.Background(), ep.ID, []exchange.Draw{{Pool: exchange.PoolIP, Amount: w}})
+	if err == nil {
+		return nil
+	}
+	rl, ok := err.(*exchange.RateLimitError)
+	if !ok {
+		return &apiError{status: 500, code: exchange.CodeInternalError, msg: err.Error()}
+	}
+	return l.strike(ip, now, rl)
+}
+
 // admit counts a request of ep from ip (and uid, for keyed endpoints).
 func (l *limiter) admit(ep *exchange.Endpoint, ip, uid string) *apiError {
 	if l.cfg.Off {
@@ -107,9 +154,8 @@ func (l *limiter) admit(ep *exchange.Endpoint, ip, uid string) *apiError {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.clock.Now()
-	if b, ok := l.bans[ip]; ok && now.Before(b.until) {
-		return &apiError{status: 418, code: exchange.CodeTooManyRequests, msg: "IP banned until " + b.until.UTC().Format(time.RFC3339),
-			retryAfter: b.until.Sub(now)}
+	if e := l.bannedLocked(ip, now); e != nil {
+		return e
 	}
 	var b *exchange.Budget
 	if ep.Security == exchange.Public {

@@ -3,6 +3,7 @@ package simserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -39,8 +40,26 @@ type apiError struct {
 
 func (e *apiError) Error() string { return fmt.Sprintf("HTTP %d code %d: %s", e.status, e.code, e.msg) }
 
+// badParam is a 400 refusal. Every string and error among args is
+// clipped to exchange.MaxEcho bytes: a refusal quotes at most a short
+// prefix of what was sent.
 func badParam(code int, format string, args ...any) *apiError {
-	return &apiError{status: 400, code: code, msg: fmt.Sprintf(format, args...)}
+	return &apiError{status: 400, code: code, msg: fmt.Sprintf(format, exchange.ClipArgs(args)...)}
+}
+
+// jsonProblem describes a JSON decoding error without echoing the text
+// decoded (a type error quotes the number it met).
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("invalid JSON at byte %d", se.Offset)
+	case errors.As(err, &te):
+		kind, _, _ := strings.Cut(te.Value, " ")
+		return "found a JSON " + kind
+	}
+	return exchange.Clip(err.Error())
 }
 
 // parseParams merges query and body parameters. A JSON body must be an
@@ -57,11 +76,12 @@ func parseParams(rawQuery string, body []byte) (*params, *apiError) {
 	trimmed := bytes.TrimSpace(body)
 	var bSig string
 	if len(trimmed) > 0 && trimmed[0] == '{' {
-		if err := p.fromJSON(trimmed); err != nil {
+		ms, err := p.fromJSON(body)
+		if err != nil {
 			return nil, err
 		}
-		if s, ok := p.vals["signature"]; ok {
-			return nil, badParam(exchange.CodeParameterError, "signature must be sent in the query string when the body is JSON (%d characters)", len(s))
+		if bodyText, bSig = cutSignature(body, ms); bSig != "" {
+			delete(p.vals, "signature")
 		}
 	} else if len(trimmed) > 0 {
 		bodyText, bSig, err = stripSignature(string(body))
@@ -86,6 +106,37 @@ func parseParams(rawQuery string, body []byte) (*params, *apiError) {
 	}
 	p.signedText = qText + bodyText
 	return p, nil
+}
+
+// cutSignature finds a signature member in a JSON object body (spec §5.2
+// lets it travel in the body) and returns the body as signed: the text
+// with that member cut out together with the comma joining it to the
+// member after it (or, when it is the last, to the member before it) and
+// the white space between them. `{"a":1,"signature":"…"}` was signed as
+// `{"a":1}`. Without a signature member it returns the body unchanged and
+// "".
+func cutSignature(body []byte, ms []member) (signed, sig string) {
+	for i, m := range ms {
+		if m.name != "signature" {
+			continue
+		}
+		var v string
+		if json.Unmarshal(m.raw, &v) != nil {
+			v = string(bytes.TrimSpace(m.raw)) // not a string: kept as written, so it fails verification
+		}
+		if v == "" {
+			v = " " // present but empty: fails verification, not "missing"
+		}
+		from, to := m.start, m.end
+		switch {
+		case i+1 < len(ms):
+			to = ms[i+1].start
+		case i > 0:
+			from = ms[i-1].end
+		}
+		return string(body[:from]) + string(body[to:]), v
+	}
+	return string(body), ""
 }
 
 // stripSignature removes the signature parameter from form text, returning
@@ -142,26 +193,85 @@ func (p *params) fromForm(text string) *apiError {
 	return nil
 }
 
-func (p *params) fromJSON(body []byte) *apiError {
+// member is one name and value of a JSON object body, with where it
+// stands in the body text.
+type member struct {
+	name    string          // decoded
+	rawName []byte          // as written, quotes included
+	raw     json.RawMessage // the value as written
+	// start is the offset of the name's opening quote, end the offset just
+	// past the value.
+	start, end int
+}
+
+// members walks a JSON object known to be valid, member by member, keeping
+// the raw text of names and values and their offsets.
+func members(body []byte) ([]member, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	var out []member
+	for dec.More() {
+		prev := int(dec.InputOffset())
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		nameEnd := int(dec.InputOffset())
+		start := prev + bytes.IndexByte(body[prev:nameEnd], '"')
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		name, _ := tok.(string)
+		out = append(out, member{name: name, rawName: body[start:nameEnd], raw: raw, start: start, end: int(dec.InputOffset())})
+	}
+	return out, nil
+}
+
+// fromJSON reads a JSON object body. Names and values are checked as
+// written, before decoding: encoding/json would turn invalid UTF-8 and
+// lone surrogate escapes (\ud800) into U+FFFD, and an order would then be
+// stored under another client order id than the one sent (700008, as in
+// the query form). It returns the members, for the caller to find a
+// signature among them.
+func (p *params) fromJSON(body []byte) ([]member, *apiError) {
 	var obj map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&obj); err != nil {
-		return badParam(exchange.CodeParameterError, "body is not a JSON object: %v", err)
+		return nil, badParam(exchange.CodeParameterError, "body is not a JSON object: %s", jsonProblem(err))
 	}
 	if dec.More() {
-		return badParam(exchange.CodeParameterError, "body has data after the JSON object")
+		return nil, badParam(exchange.CodeParameterError, "body has data after the JSON object")
 	}
-	if k, dup := duplicateKey(body); dup {
-		return badParam(exchange.CodeParameterError, "parameter %s sent twice", k)
+	ms, err := members(body)
+	if err != nil {
+		return nil, badParam(exchange.CodeParameterError, "body is not a JSON object: %v", err)
 	}
-	for k, raw := range obj {
-		raw = bytes.TrimSpace(raw)
+	seen := make(map[string]bool, len(ms))
+	for _, m := range ms {
+		if why := jsonTextProblem(m.rawName); why != "" {
+			return nil, badParam(exchange.CodeIllegalCharacters, "parameter name: %s", why)
+		}
+		if why := jsonTextProblem(m.raw); why != "" {
+			return nil, badParam(exchange.CodeIllegalCharacters, "parameter %q: %s", m.name, why)
+		}
+		// Names are compared decoded (quan\u0074ity is quantity), as the
+		// map they are read into would; a name twice is ambiguous.
+		if seen[m.name] {
+			return nil, badParam(exchange.CodeParameterError, "parameter %s sent twice", m.name)
+		}
+		seen[m.name] = true
+	}
+	for _, m := range ms {
+		k, raw := m.name, bytes.TrimSpace(m.raw)
 		var v string
 		switch {
 		case len(raw) > 0 && raw[0] == '"':
 			if err := json.Unmarshal(raw, &v); err != nil {
-				return badParam(exchange.CodeParameterError, "parameter %q: %v", k, err)
+				return nil, badParam(exchange.CodeParameterError, "parameter %q: %v", k, err)
 			}
 		case string(raw) == "null":
 			continue
@@ -169,38 +279,64 @@ func (p *params) fromJSON(body []byte) *apiError {
 			v = string(raw) // numbers and booleans as written; arrays/objects as JSON text
 		}
 		if err := checkChars(k, v); err != nil {
-			return err
+			return nil, err
 		}
 		p.vals[k] = v
 	}
-	return nil
+	return ms, nil
 }
 
-// duplicateKey returns a name the JSON object body holds twice (decoding
-// into a map would silently keep the last value). body is known to be a
-// valid object.
-func duplicateKey(body []byte) (string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if _, err := dec.Token(); err != nil {
-		return "", false
+// jsonTextProblem says what is wrong with valid JSON text as written, or
+// "": invalid UTF-8, or a \u escape of a surrogate that is not half of a
+// high-low pair.
+func jsonTextProblem(raw []byte) string {
+	if !utf8.Valid(raw) {
+		return "invalid UTF-8"
 	}
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", false
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if !inString {
+			inString = c == '"'
+			continue
 		}
-		k, _ := tok.(string)
-		if seen[k] {
-			return k, true
-		}
-		seen[k] = true
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return "", false
+		switch {
+		case c == '"':
+			inString = false
+		case c == '\\' && i+5 < len(raw) && raw[i+1] == 'u':
+			r := hex4(raw[i+2 : i+6])
+			if r >= 0xD800 && r <= 0xDBFF && i+11 < len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+				if lo := hex4(raw[i+8 : i+12]); lo >= 0xDC00 && lo <= 0xDFFF {
+					i += 11
+					continue
+				}
+			}
+			if r >= 0xD800 && r <= 0xDFFF {
+				return "lone surrogate " + string(raw[i:i+6])
+			}
+			i += 5
+		case c == '\\':
+			i++ // a one-character escape
 		}
 	}
-	return "", false
+	return ""
+}
+
+// hex4 is the value of four hex digits (valid JSON guarantees them).
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			r |= rune(c-'A') + 10
+		}
+	}
+	return r
 }
 
 // checkChars refuses control characters and invalid UTF-8 in names and
@@ -269,8 +405,8 @@ func (p *params) millis(k string) (time.Time, *apiError) {
 	return time.UnixMilli(n).UTC(), nil
 }
 
-// dec parses an optional decimal: plain decimal text only (no exponent, no
-// NaN or infinity).
+// dec parses an optional decimal: exchange.PlainDecimal's grammar only
+// (no exponent, NaN or infinity, no '+', no bare point: "1.", ".5").
 func (p *params) dec(k string) (decimal.Decimal, *apiError) { return p.decNamed(k, k) }
 
 // decNamed is dec naming the parameter name in a refusal (a batch item's
@@ -280,7 +416,7 @@ func (p *params) decNamed(k, name string) (decimal.Decimal, *apiError) {
 	if !ok || v == "" {
 		return decimal.Decimal{}, nil
 	}
-	if !plainDecimal(v) {
+	if !exchange.PlainDecimal(v) {
 		return decimal.Decimal{}, badParam(exchange.CodeParameterError, "parameter %s: %q is not a decimal number", name, v)
 	}
 	d, err := decimal.NewFromString(v)
@@ -288,28 +424,6 @@ func (p *params) decNamed(k, name string) (decimal.Decimal, *apiError) {
 		return decimal.Decimal{}, badParam(exchange.CodeParameterError, "parameter %s: %q is not a decimal number", name, v)
 	}
 	return d, nil
-}
-
-func plainDecimal(s string) bool {
-	if len(s) == 0 || len(s) > 64 {
-		return false
-	}
-	i := 0
-	if s[0] == '-' || s[0] == '+' {
-		i++
-	}
-	digits, dot := 0, false
-	for ; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '.' && !dot:
-			dot = true
-		default:
-			return false
-		}
-	}
-	return digits > 0
 }
 
 // bool parses an optional boolean.

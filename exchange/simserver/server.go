@@ -171,11 +171,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, ip string, logged *Logged) (int, int) {
+	if e := s.limits.banned(ip); e != nil {
+		return writeError(w, e)
+	}
 	ep, ok := s.routes[r.Method+" "+r.URL.Path]
 	if !ok {
-		e := &apiError{status: 404, code: exchange.CodeUnsupportedOperation, msg: "no such endpoint: " + r.URL.Path}
+		e := &apiError{status: 404, code: exchange.CodeUnsupportedOperation, msg: "no such endpoint: " + exchange.Clip(r.URL.Path)}
 		if s.paths[r.URL.Path] {
-			e = &apiError{status: 405, code: exchange.CodeUnsupportedOperation, msg: "method " + r.Method + " not allowed on " + r.URL.Path}
+			e = &apiError{status: 405, code: exchange.CodeUnsupportedOperation, msg: "method " + exchange.Clip(r.Method) + " not allowed on " + r.URL.Path}
 		}
 		return writeError(w, e)
 	}
@@ -199,6 +202,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ip string, logged
 	if ep.Security == exchange.Signed {
 		k, aerr := s.authenticate(ep, r.Header.Get(exchange.DefaultKeyHeader), ip, p, now)
 		if aerr != nil {
+			if lerr := s.limits.failedAuth(ep, ip); lerr != nil {
+				return writeError(w, lerr)
+			}
 			return writeError(w, aerr)
 		}
 		req.key = k

@@ -189,7 +189,7 @@ func (s *Server) batchOrders(r *request) (any, *apiError) {
 	orders := make([]exchange.NewOrder, len(raws))
 	for i, raw := range raws {
 		ip := &params{vals: map[string]string{}}
-		if perr := ip.fromJSON(bytes.TrimSpace(raw)); perr != nil {
+		if _, perr := ip.fromJSON(bytes.TrimSpace(raw)); perr != nil {
 			return nil, badParam(perr.code, "parameter batchOrders[%d]: %s", i, perr.msg)
 		}
 		if orders[i], perr = parseOrder(ip, i); perr != nil {

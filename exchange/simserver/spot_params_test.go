@@ -51,7 +51,7 @@ func TestSpotParametersOnTheWire(t *testing.T) {
 			`{"batchOrders":[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"0.01","price":"19000"},{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"1e3","price":"19000"}]}`,
 			400, `{"code":33333,"msg":"parameter batchOrders[1].quantity: \"1e3\" is not a decimal number"}`},
 		{"batch item not an object", "POST", "/api/v3/batchOrders", ts, `{"batchOrders":[7]}`,
-			400, `{"code":33333,"msg":"parameter batchOrders[0]: body is not a JSON object: json: cannot unmarshal number into Go value of type map[string]json.RawMessage"}`},
+			400, `{"code":33333,"msg":"parameter batchOrders[0]: body is not a JSON object: found a JSON number"}`},
 		{"batch of 21", "POST", "/api/v3/batchOrders", "batchOrders=" + exchange.Escape("["+strings.Repeat(`{},`, 20)+`{}]`) + "&" + ts, "", 400,
 			`{"code":33333,"msg":"parameter batchOrders: 21 orders; a batch holds 1 to 20"}`},
 		{"no side", "POST", "/api/v3/order", "symbol=BTCUSDT&type=LIMIT&" + ts, "", 400, `{"code":44444,"msg":"parameter side cannot be null"}`},
