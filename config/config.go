@@ -52,6 +52,7 @@ type Config struct {
 	Report     Report            `koanf:"report"`
 	Daemon     Daemon            `koanf:"daemon"`
 	Server     Server            `koanf:"server"`
+	Notify     Notify            `koanf:"notify"`
 
 	// set lists the keys the file and the environment set (not the
 	// defaults, not flags), for the check of what the mode honours.
@@ -482,6 +483,7 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 	errs = append(errs, c.Poll.validate()...)
 	errs = append(errs, c.Daemon.validate()...)
 	errs = append(errs, c.Server.validate(c.Mode)...)
+	errs = append(errs, c.Notify.validate()...)
 	return errors.Join(errs...)
 }
 
