@@ -38,6 +38,9 @@ type Options struct {
 	// Replay, in paper-replay mode, replaces the data of data.source:
 	// each symbol's bars at data.interval, in time order.
 	Replay map[string][]exchange.Kline
+	// Notify, when set, receives the operator's notifications (start,
+	// stop, fills, bans, kill switch, ...; daemon/notify.go).
+	Notify Notifier
 }
 
 // Bot is one trading session: build it with New, run it with Run, watch
@@ -67,6 +70,7 @@ type Bot struct {
 	seqStart int64
 
 	external []*externalOrder
+	notes    *notices // nil without Options.Notify
 
 	ran          bool
 	rtStarted    bool
@@ -166,6 +170,9 @@ func New(opts Options) (*Bot, error) {
 				return nil, fmt.Errorf("daemon: no replay data for %s", f.Symbol)
 			}
 		}
+	}
+	if err := b.setupNotices(); err != nil {
+		return nil, err
 	}
 	b.refresh()
 	return b, nil
@@ -301,6 +308,7 @@ func (b *Bot) refresh() {
 	s.Counters.APIErrors = b.guard.apiErrors()
 	b.guard.status(s)
 	s.KillSwitch = b.gate.Killed()
+	b.noticeChanges(s)
 	b.mu.Lock()
 	b.status = s.clone()
 	b.mu.Unlock()

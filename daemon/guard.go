@@ -41,6 +41,8 @@ type guard struct {
 	reason  string
 	errs    map[string]int
 	ban     time.Time // the ban announced in the log, zero when none
+	// onBan, when set, is told a ban's start (its end) and its end (zero).
+	onBan func(until time.Time)
 }
 
 // newGuard wraps t; events are t's order events on a simulated venue (nil
@@ -146,6 +148,9 @@ func (g *guard) bannedUntil() time.Time {
 	g.mu.Unlock()
 	if ended {
 		g.log.Info("the exchange's IP ban is over; trading resumes")
+		if g.onBan != nil {
+			g.onBan(time.Time{})
+		}
 	}
 	return until
 }
@@ -164,6 +169,9 @@ func (g *guard) banned(ban *exchange.BanError) {
 	if fresh {
 		g.log.Error("trading paused: the exchange banned this IP (HTTP 418); waiting the ban out",
 			slog.String("until", until.UTC().Format(time.RFC3339)), slog.Duration("retry_after", ban.RetryAfter), slog.String("endpoint", ban.Endpoint))
+		if g.onBan != nil {
+			g.onBan(until)
+		}
 	}
 }
 

@@ -26,6 +26,8 @@ type journal struct {
 	// symbols remembers each order's instance and symbol, for the lines of
 	// events that carry only a client order id.
 	orders map[string]orderRef
+	// onFill, when set, is told each fill recorded for the first time.
+	onFill func(instance, cid string, t exchange.OwnTrade)
 }
 
 type orderRef struct{ instance, symbol string }
@@ -118,6 +120,9 @@ func (j *journal) RecordFill(ctx context.Context, instance, cid string, t exchan
 		j.log.Info("fill", slog.String("instance", instance), slog.String("symbol", t.Symbol), slog.String("client_order_id", cid),
 			slog.String("side", string(side)), slog.String("price", t.Price.String()), slog.String("qty", t.Qty.String()),
 			slog.String("fee", t.Commission.String()+" "+t.CommissionAsset), slog.String("trade_id", t.ID))
+		if j.onFill != nil {
+			j.onFill(instance, cid, t)
+		}
 	}
 	return inserted, err
 }
