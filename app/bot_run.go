@@ -71,6 +71,14 @@ func runBot(ctx context.Context, d deps, cfgPath string, speed float64, logOut i
 		return err
 	}
 	opts := daemon.Options{Config: cfg, Registry: reg, Clock: clock, Logger: log}
+	notifier, err := newNotifier(cfg, environ, clock, log)
+	if err != nil {
+		return err
+	}
+	if notifier != nil {
+		opts.Notify = notifier
+		defer closeNotifier(notifier, cfg.Daemon.ShutdownTimeout, log)
+	}
 	if cfg.ReachesExchange() {
 		copts := []exchange.Option{exchange.WithBaseURL(cfg.Exchange.BaseURL), exchange.WithKeyHeader(cfg.Exchange.KeyHeader),
 			exchange.WithRecvWindow(cfg.Exchange.RecvWindow), exchange.WithTimeout(cfg.Exchange.Timeout),

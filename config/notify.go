@@ -26,6 +26,9 @@ type Notify struct {
 	DedupWindow time.Duration `koanf:"dedup_window"`
 	// DailySummary is the cron spec of the summary (empty: none).
 	DailySummary string `koanf:"daily_summary"`
+	// Queue bounds each sink's queue (0: 100); a full queue drops its
+	// oldest message.
+	Queue int `koanf:"queue"`
 }
 
 // NotifyWebhook is a JSON POST signed with HMAC-SHA256.
@@ -80,6 +83,9 @@ func (n Notify) validate() []error {
 	}
 	if n.RateLimit < 0 {
 		add("rate_limit", "%d must not be negative", n.RateLimit)
+	}
+	if n.Queue < 0 {
+		add("queue", "%d must not be negative", n.Queue)
 	}
 	if n.DedupWindow < 0 {
 		add("dedup_window", "%s must not be negative", n.DedupWindow)

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -39,7 +42,7 @@ type Options struct {
 	Queue int
 	// RatePerMinute bounds each sink's sends in any minute (default 20).
 	RatePerMinute int
-	// DedupWindow: an event of the same kind, instance and text within
+	// DedupWindow: an event of the same kind, instance, text and fields within
 	// this window of the last one sent is held back and counted; the next
 	// one sent after the window carries the count (default 1 minute;
 	// negative turns deduplication off).
@@ -145,7 +148,7 @@ func (n *Notifier) Notify(ev Event) {
 	}
 	repeats := 0
 	if n.opts.DedupWindow > 0 {
-		key := string(ev.Kind) + "\x00" + ev.Instance + "\x00" + ev.Text
+		key := dedupKey(ev)
 		now := n.opts.Clock.Now()
 		if s, ok := n.seen[key]; ok && now.Sub(s.sent) < n.opts.DedupWindow {
 			s.repeats++
@@ -306,4 +309,16 @@ func (w *worker) count(f func(*Stats)) {
 	w.n.mu.Lock()
 	f(&w.stats)
 	w.n.mu.Unlock()
+}
+
+// dedupKey is what makes two events the same: kind, instance, text and
+// fields (so two fills of equal size and price, told apart by their trade
+// ids, are both sent).
+func dedupKey(ev Event) string {
+	var b strings.Builder
+	b.WriteString(string(ev.Kind) + "\x00" + ev.Instance + "\x00" + ev.Text)
+	for _, k := range slices.Sorted(maps.Keys(ev.Fields)) {
+		b.WriteString("\x00" + k + "=" + ev.Fields[k])
+	}
+	return b.String()
 }

@@ -366,3 +366,17 @@ func TestCloseGivesUpAtItsDeadline(t *testing.T) {
 		t.Fatalf("stats %+v", st)
 	}
 }
+
+func TestDedupTellsFieldsApart(t *testing.T) {
+	t.Parallel()
+	sink := &recordSink{}
+	n, _ := New(Options{Clock: newStepClock()}, sink)
+	for _, id := range []string{"7", "8", "8"} {
+		n.Notify(Event{Kind: KindFill, Instance: "grid", Text: "BUY 0.1 ETHUSDT at 480", Fields: map[string]string{"trade_id": id}})
+	}
+	closeNotifier(t, n)
+	want := []string{"fill [grid]: BUY 0.1 ETHUSDT at 480\ntrade_id: 7", "fill [grid]: BUY 0.1 ETHUSDT at 480\ntrade_id: 8"}
+	if got := sink.sent(); !slices.Equal(got, want) {
+		t.Fatalf("sent %q", got)
+	}
+}
