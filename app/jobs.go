@@ -14,6 +14,7 @@ import (
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/daemon"
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/notify"
 	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/store"
 	"github.com/spotbot/spotbot/strategy"
@@ -76,6 +77,14 @@ func runJob(ctx context.Context, d deps, args []string, cfgPath, schedule string
 		return err
 	}
 	j := jobRun{cfg: cfg, reg: d.reg, log: log, clock: d.clock, environ: environ, schedule: schedule}
+	notifier, err := newNotifier(cfg, environ, d.clock, log)
+	if err != nil {
+		return err
+	}
+	if notifier != nil {
+		j.notify = notifier
+		defer closeNotifier(notifier, cfg.Daemon.ShutdownTimeout, log)
+	}
 	return j.run(ctx, args[0], stdout)
 }
 
@@ -87,6 +96,7 @@ type jobRun struct {
 	clock    exchange.Clock
 	environ  []string
 	schedule string
+	notify   *notify.Notifier // nil without a notify section
 }
 
 // findJob returns the index of the instance a job names: by id, else by
@@ -204,6 +214,7 @@ func (j *jobRun) runWith(ctx context.Context, st *store.Store, sc strategy.Confi
 	} else {
 		fmt.Fprintln(out, "outcome: ok")
 	}
+	j.notifyRun(run)
 	if recordErr != nil {
 		return recordErr
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/notify"
+	"github.com/spotbot/spotbot/strategy"
 )
 
 // newNotifier builds the notifier of cfg's notify section: the webhook and
@@ -56,4 +57,17 @@ func closeNotifier(n *notify.Notifier, bound time.Duration, log *slog.Logger) {
 	if err := n.Close(ctx); err != nil {
 		log.Warn("notifications left unsent at exit", slog.Any("err", err))
 	}
+}
+
+// notifyRun tells the notifier a job's result.
+func (j *jobRun) notifyRun(run strategy.Run) {
+	if j.notify == nil {
+		return
+	}
+	outcome, text := "ok", "schedule "+run.Schedule+": ok"
+	if run.Err != nil {
+		outcome, text = "error", "schedule "+run.Schedule+": error: "+run.Err.Error()
+	}
+	j.notify.Notify(notify.Event{Kind: notify.KindJob, Instance: run.Instance, Text: text,
+		Fields: map[string]string{"schedule": run.Schedule, "outcome": outcome}, Time: run.Start})
 }

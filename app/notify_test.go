@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/notify"
 )
 
 // TestRunNotifiesTelegram runs configs/paper.yaml with a notify section
@@ -80,5 +81,36 @@ func TestRunNotifiesTelegram(t *testing.T) {
 	stopPrefix := fmt.Sprintf("stop: bot stopped\nfills: %d\nopen_orders: ", len(fills))
 	if last := texts[len(texts)-1]; !strings.HasPrefix(last, stopPrefix) {
 		t.Fatalf("last message %q", last)
+	}
+}
+
+// TestJobsRunNotifiesItsResult: `bot jobs run` with a webhook configured
+// from the environment posts the run's result, signed.
+func TestJobsRunNotifiesItsResult(t *testing.T) {
+	t.Parallel()
+	const secret = "whsec-jobs"
+	bodies := make(chan string, 4)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if r.Header.Get(notify.SignatureHeader) != notify.Sign([]byte(secret), b) {
+			t.Errorf("bad signature on %s", b)
+		}
+		bodies <- string(b)
+	}))
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "jobs.db")
+	env := []string{"SPOTBOT_STORE__PATH=" + db, "SPOTBOT_NOTIFY__WEBHOOK__URL=" + srv.URL,
+		"SPOTBOT_NOTIFY__WEBHOOK__SECRET_ENV=HOOK_SECRET", "HOOK_SECRET=" + secret}
+	if _, _, err := runJobs(t, env, "run", "--config", jobsConfig, "btc-dca"); err != nil {
+		t.Fatal(err)
+	}
+	close(bodies)
+	var got []string
+	for b := range bodies {
+		got = append(got, b)
+	}
+	want := `{"kind":"job","instance":"btc-dca","text":"schedule buy: ok","fields":{"outcome":"ok","schedule":"buy"},"time":"2021-05-17T01:00:00Z"}`
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("posted %q\nwant %q", got, want)
 	}
 }
