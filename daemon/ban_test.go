@@ -5,6 +5,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -68,10 +69,12 @@ func TestBanIsWaitedOut(t *testing.T) {
 poll: {orders: 5s, kline_delay: 2s}
 daemon: {clock_sync: 1m}
 ` + twoStrategies)
+	c.Notify.DailySummary = "*/5 * * * *"
 	st := memStore(t)
 	logs := &syncBuffer{}
+	notes := &recorder{}
 	bot, err := New(Options{Config: c, Registry: strategies.NewRegistry(), Store: st, Clock: h.clock, Client: h.client(),
-		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))})
+		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo})), Notify: notes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,6 +122,20 @@ daemon: {clock_sync: 1m}
 		if strings.Count(out, want) != 1 {
 			t.Errorf("log has %q %d times, want once", want, strings.Count(out, want))
 		}
+	}
+	// The operator hears of the ban when the bot meets it (its next
+	// request after banAt) and of its end; summaries every five minutes.
+	at := func(d time.Duration) string { return t0.Add(d).UTC().Format(time.RFC3339) }
+	wantNotes := []string{
+		at(0) + " start  trading started (live)",
+		at(35*time.Second) + " ban  trading paused: the exchange banned this IP (HTTP 418) until " + banEnd.UTC().Format(time.RFC3339),
+		banEnd.UTC().Format(time.RFC3339) + " ban  the exchange's IP ban is over; trading resumes",
+		at(5*time.Minute+2*time.Second) + " daily_summary  summary: 0 fills, 9 orders placed, 9 open orders, 0 positions",
+		at(10*time.Minute+2*time.Second) + " daily_summary  summary: 0 fills, 9 orders placed, 9 open orders, 0 positions",
+		at(10*time.Minute+2*time.Second) + " stop  bot stopped",
+	}
+	if got := notes.lines(); !slices.Equal(got, wantNotes) {
+		t.Errorf("notifications\n got %q\nwant %q", got, wantNotes)
 	}
 	if s := bot.Status(); s.Phase != PhaseStopped || !s.BannedUntil.IsZero() || s.Counters.APIErrors["ip-banned"] != 1 {
 		t.Errorf("after the run: phase %s, banned until %s, API errors %v", s.Phase, s.BannedUntil, s.Counters.APIErrors)

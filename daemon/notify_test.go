@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -116,4 +117,30 @@ func TestNotificationsReachTheWebhook(t *testing.T) {
 func payloadEqual(a, b notify.Payload) bool {
 	return a.Kind == b.Kind && a.Instance == b.Instance && a.Text == b.Text && a.Time == b.Time && a.Repeats == b.Repeats &&
 		maps.Equal(a.Fields, b.Fields)
+}
+
+// recorder is a Notifier keeping every event, safe for the bot's
+// goroutines.
+type recorder struct {
+	mu     sync.Mutex
+	events []notify.Event
+}
+
+func (r *recorder) Notify(ev notify.Event) {
+	r.mu.Lock()
+	r.events = append(r.events, ev)
+	r.mu.Unlock()
+}
+
+// lines is each event as kind, instance, time and text, fields aside.
+func (r *recorder) lines(kinds ...notify.Kind) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, ev := range r.events {
+		if len(kinds) == 0 || slices.Contains(kinds, ev.Kind) {
+			out = append(out, fmt.Sprintf("%s %s %s %s", ev.Time.UTC().Format(time.RFC3339), ev.Kind, ev.Instance, ev.Text))
+		}
+	}
+	return out
 }
