@@ -22,8 +22,12 @@ type Notifier interface {
 }
 
 // refusalBurst is how many new refusals make a notice: one refused order
-// is routine (a risk limit doing its job), a run of them is not.
-const refusalBurst = 5
+// is routine (a risk limit doing its job), a run of them is not. One
+// notice a refusalQuiet at most: it says how many came since the last.
+const (
+	refusalBurst = 5
+	refusalQuiet = time.Minute
+)
 
 // notices turns changes of the bot's state into notifications. The fields
 // are the loop's: they are compared at each refresh, on its goroutine.
@@ -33,7 +37,8 @@ type notices struct {
 	next     time.Time     // the next summary
 	phase    string
 	killed   string
-	refused  int // refusals already told
+	refused  int       // refusals already told
+	toldAt   time.Time // when refusals were last told
 	runs     map[string]int
 	reported bool // the reconciliation
 }
@@ -116,7 +121,8 @@ func (b *Bot) noticeChanges(s *Status) {
 			total += c
 		}
 	}
-	if total-n.refused >= refusalBurst {
+	if now := b.clock.Now(); total-n.refused >= refusalBurst && (n.toldAt.IsZero() || now.Sub(n.toldAt) >= refusalQuiet) {
+		n.toldAt = now
 		fields := map[string]string{}
 		for _, rule := range slices.Sorted(maps.Keys(s.Counters.OrdersRefused)) {
 			fields[rule] = strconv.Itoa(s.Counters.OrdersRefused[rule])

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/spotbot/spotbot/exchange/exchangetest"
 	"github.com/spotbot/spotbot/notify"
 	"github.com/spotbot/spotbot/strategies"
@@ -143,4 +145,39 @@ func (r *recorder) lines(kinds ...notify.Kind) []string {
 		}
 	}
 	return out
+}
+
+// TestKillSwitchAndRefusalsNotify: a replay whose drawdown limit trips
+// tells the kill switch once, with its reason, and the refusals that
+// follow once (the wall clock stands still in this replay, so the next
+// notice would come a minute later).
+func TestKillSwitchAndRefusalsNotify(t *testing.T) {
+	t.Parallel()
+	c := loadExample(t, "paper.yaml")
+	c.Data.Speed = 0
+	c.Risk.MaxDrawdown = decimal.RequireFromString("0.001")
+	notes := &recorder{}
+	bot, err := New(Options{Config: c, Registry: strategies.NewRegistry(), Store: memStore(t),
+		Clock: exchangetest.NewStepClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)), Notify: notes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bot.Run(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"2026-03-01T00:00:00Z kill_switch  kill switch tripped: drawdown 0.22% exceeds 0.1%",
+		"2026-03-01T00:00:00Z refusals  5 orders refused since the last notice (5 in all)",
+		"2026-03-01T00:00:00Z stop  bot stopped",
+	}
+	if got := notes.lines(notify.KindKillSwitch, notify.KindRefusals, notify.KindStop); !slices.Equal(got, want) {
+		t.Fatalf("notifications\n got %q\nwant %q", got, want)
+	}
+	notes.mu.Lock()
+	defer notes.mu.Unlock()
+	for _, ev := range notes.events {
+		if ev.Kind == notify.KindRefusals && !maps.Equal(ev.Fields, map[string]string{"kill-switch": "5"}) {
+			t.Fatalf("refusal fields %v", ev.Fields)
+		}
+	}
 }
