@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -378,5 +379,16 @@ func TestDedupTellsFieldsApart(t *testing.T) {
 	want := []string{"fill [grid]: BUY 0.1 ETHUSDT at 480\ntrade_id: 7", "fill [grid]: BUY 0.1 ETHUSDT at 480\ntrade_id: 8"}
 	if got := sink.sent(); !slices.Equal(got, want) {
 		t.Fatalf("sent %q", got)
+	}
+}
+
+func TestSinksNeverPrintSecrets(t *testing.T) {
+	t.Parallel()
+	tg, _ := NewTelegram("", "555:token-value", "42", nil)
+	wh, _ := NewWebhook("https://example.com/h", "secret-value", nil)
+	got := fmt.Sprintf("%v %+v %#v %s | %v %+v %#v %s", tg, tg, tg, tg, wh, wh, wh, wh)
+	want := "telegram:42 telegram:42 telegram:42 telegram:42 | webhook https://example.com/h webhook https://example.com/h webhook https://example.com/h webhook https://example.com/h"
+	if got != want {
+		t.Fatalf("printed %q", got)
 	}
 }

@@ -99,3 +99,9 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// String names the sink without its token, so printing it is safe.
+func (t *Telegram) String() string { return t.Name() }
+
+// GoString is String, for %#v.
+func (t *Telegram) GoString() string { return t.Name() }

@@ -95,3 +95,9 @@ func statusErr(sink string, code int) error {
 		return fmt.Errorf("%s: HTTP %d", sink, code)
 	}
 }
+
+// String names the sink and its URL without the secret.
+func (w *Webhook) String() string { return "webhook " + w.url }
+
+// GoString is String, for %#v.
+func (w *Webhook) GoString() string { return w.String() }
