@@ -70,7 +70,8 @@ func runBot(ctx context.Context, d deps, cfgPath string, speed float64, logOut i
 	if err != nil {
 		return err
 	}
-	opts := daemon.Options{Config: cfg, Registry: reg, Clock: clock, Logger: log}
+	opts := daemon.Options{Config: cfg, Registry: reg, Clock: clock, Logger: log,
+		Reload: func() (*config.Config, error) { return loadConfig(reg, "run", cfgPath, environ, overrides) }}
 	if cfg.ReachesExchange() {
 		copts := []exchange.Option{exchange.WithBaseURL(cfg.Exchange.BaseURL), exchange.WithKeyHeader(cfg.Exchange.KeyHeader),
 			exchange.WithRecvWindow(cfg.Exchange.RecvWindow), exchange.WithTimeout(cfg.Exchange.Timeout),
@@ -113,7 +114,7 @@ func runBot(ctx context.Context, d deps, cfgPath string, speed float64, logOut i
 	}
 	defer func() { _ = releaseJobs() }()
 	// The listener opens before trading and serves through the shutdown.
-	stopListener, err := startListener(cfg, bot, opts.Client, st, log)
+	stopListener, err := startListener(cfg, bot, opts.Client, st, log, environ)
 	if err != nil {
 		st.Close()
 		return err

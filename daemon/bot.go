@@ -38,6 +38,9 @@ type Options struct {
 	// Replay, in paper-replay mode, replaces the data of data.source:
 	// each symbol's bars at data.interval, in time order.
 	Replay map[string][]exchange.Kline
+	// Reload, when set, re-reads and validates the configuration file the
+	// bot was started with, for the control API's reload action.
+	Reload func() (*config.Config, error)
 }
 
 // Bot is one trading session: build it with New, run it with Run, watch
@@ -67,6 +70,11 @@ type Bot struct {
 	seqStart int64
 
 	external []*externalOrder
+
+	// ctl carries the control API's actions to the loop; wake ends the
+	// polling loop's wait so they apply at once.
+	ctl  chan *controlReq
+	wake chan struct{}
 
 	ran          bool
 	rtStarted    bool
@@ -100,7 +108,8 @@ func New(opts Options) (*Bot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("daemon: %w", err)
 	}
-	b := &Bot{opts: opts, cfg: c, log: opts.Logger, clock: opts.Clock, client: opts.Client, insts: map[string]bool{}, fill: fill}
+	b := &Bot{opts: opts, cfg: c, log: opts.Logger, clock: opts.Clock, client: opts.Client, insts: map[string]bool{}, fill: fill,
+		ctl: make(chan *controlReq, controlQueue), wake: make(chan struct{}, 1)}
 	b.stat = Status{Mode: c.Mode, Phase: PhaseStarting, Counters: Counters{OrdersRefused: map[string]int{},
 		APIErrors: map[string]int{}, JobRuns: map[string]int{}}}
 	b.symbols = strategy.SymbolsOf(c.Strategies)

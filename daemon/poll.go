@@ -58,7 +58,7 @@ func (b *Bot) startPolling(ctx context.Context) error {
 	}
 	b.poll = &session.Poll{Klines: countingKlines{b.client.Market, b.guard}, Clock: b.clock, Offset: b.client.ClockOffset,
 		Feeds: b.feeds, SimIntervals: b.simIntervals(), WarmUp: b.rt.WarmUp(), KlineDelay: b.cfg.Poll.KlineDelay,
-		Orders: b.cfg.Poll.Orders, WakeEvery: b.cfg.Daemon.ClockSync, Logger: b.log, Failed: b.fail,
+		Orders: b.cfg.Poll.Orders, WakeEvery: b.cfg.Daemon.ClockSync, Logger: b.log, Failed: b.fail, Interrupt: b.wake,
 		Wake: func(ctx context.Context, _ time.Time) {
 			if err := b.syncClock(ctx); err != nil {
 				b.fail("clock sync", err)
@@ -88,6 +88,7 @@ func (b *Bot) loop(ctx context.Context) error {
 			if err := b.checkStore(ctx); err != nil {
 				return err
 			}
+			b.applyControl(ctx)
 			b.stat.Counters.Polls, b.stat.Counters.Gaps, b.stat.Counters.Retries = b.poll.Counts.Polls, b.poll.Counts.Gaps,
 				b.poll.Counts.Retries
 			if len(s.Bars) == 0 {

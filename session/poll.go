@@ -61,6 +61,10 @@ type Poll struct {
 	// the first wake-up past its time, before polling: the clock sync.
 	Wake      func(ctx context.Context, now time.Time)
 	WakeEvery time.Duration
+	// Interrupt, when set, ends a wait early: the next step comes at once
+	// (a step without bars unless some are due), so a driver acting
+	// between steps (the control API) need not wait for the cadence.
+	Interrupt <-chan struct{}
 	// Failed is told of a failed request that the poll retries.
 	Failed func(what string, err error)
 	Logger *slog.Logger
@@ -207,6 +211,7 @@ func (p *Poll) poll(ctx context.Context) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-p.Clock.After(d):
+		case <-p.Interrupt:
 		}
 	}
 	if err := ctx.Err(); err != nil {
