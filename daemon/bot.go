@@ -66,6 +66,12 @@ type Bot struct {
 	fill    session.Fill
 	replay  *replayData
 	poll    *session.Poll // live and paper: the market-data feed
+	// paperSince is when the paper wallet started (positions are rebuilt
+	// from the fills since); paperSaved the runtime's placed and fill
+	// counts at the last save of the paper account.
+	paperSince time.Time
+	paperAt    time.Time // the restored account's save time; zero for a new wallet
+	paperSaved [2]int
 	// seqStart is where the replay session's client-id sequence starts.
 	seqStart int64
 
@@ -234,6 +240,7 @@ func (b *Bot) shutdown(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("last order sync: %w", err))
 		}
 		b.recordBalances(sctx)
+		b.savePaper(sctx)
 	}
 	if b.budgetLoaded {
 		// After the last request: the next start paces itself by it.
