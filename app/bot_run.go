@@ -70,7 +70,8 @@ func runBot(ctx context.Context, d deps, cfgPath string, speed float64, logOut i
 	if err != nil {
 		return err
 	}
-	opts := daemon.Options{Config: cfg, Registry: reg, Clock: clock, Logger: log}
+	opts := daemon.Options{Config: cfg, Registry: reg, Clock: clock, Logger: log,
+		Reload: func() (*config.Config, error) { return loadConfig(reg, "run", cfgPath, environ, overrides) }}
 	notifier, err := newNotifier(cfg, environ, clock, log)
 	if err != nil {
 		return err
@@ -121,7 +122,7 @@ func runBot(ctx context.Context, d deps, cfgPath string, speed float64, logOut i
 	}
 	defer func() { _ = releaseJobs() }()
 	// The listener opens before trading and serves through the shutdown.
-	stopListener, err := startListener(cfg, bot, opts.Client, st, log)
+	stopListener, err := startListener(cfg, bot, opts.Client, st, log, environ)
 	if err != nil {
 		st.Close()
 		return err

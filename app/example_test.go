@@ -28,6 +28,7 @@ func ExampleNew() {
 	// mybot import - Load klines from a CSV file into the store
 	// mybot jobs - Run a scheduled job once (jobs run JOB --config FILE)
 	// mybot new-strategy - Write a new module with a strategy of your own, ready to test and backtest
+	// mybot paper - Manage the paper wallet (paper reset --config FILE)
 	// mybot run - Run the trading bot (live, paper or paper-replay)
 	// mybot sim-server - Serve the exchange interface over the simulated exchange
 }

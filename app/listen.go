@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"log/slog"
+	"strings"
 
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/daemon"
@@ -15,8 +16,9 @@ import (
 // when empty) over bot. The socket is opened before it returns, so a busy
 // or bad address stops `bot run` before it trades. The listener has its
 // own context: it keeps answering through the bot's graceful shutdown,
-// until stop is called after Run returns.
-func startListener(cfg *config.Config, bot *daemon.Bot, client *exchange.Client, st *store.Store, log *slog.Logger) (stop func(), err error) {
+// until stop is called after Run returns. The control API is served when
+// environ sets obs.ControlTokenEnv.
+func startListener(cfg *config.Config, bot *daemon.Bot, client *exchange.Client, st *store.Store, log *slog.Logger, environ []string) (stop func(), err error) {
 	if cfg.HTTP.Listen == "" {
 		return func() {}, nil
 	}
@@ -27,6 +29,9 @@ func startListener(cfg *config.Config, bot *daemon.Bot, client *exchange.Client,
 	opts, err := obs.ForBot(bot.Status, cfg, timer, st)
 	if err != nil {
 		return nil, err
+	}
+	if tok := lookupEnv(environ, obs.ControlTokenEnv); tok != "" {
+		opts.Control, opts.ControlToken = bot.Control, tok
 	}
 	h, err := obs.New(opts)
 	if err != nil {
@@ -44,9 +49,19 @@ func startListener(cfg *config.Config, bot *daemon.Bot, client *exchange.Client,
 			log.Error("observability listener failed", slog.Any("err", err))
 		}
 	}()
-	log.Info("observability listener", slog.String("addr", ln.Addr().String()))
+	log.Info("observability listener", slog.String("addr", ln.Addr().String()), slog.Bool("control", opts.ControlToken != ""))
 	return func() {
 		cancel()
 		<-done
 	}, nil
+}
+
+// lookupEnv is the value of name in environ, or "".
+func lookupEnv(environ []string, name string) string {
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
 }

@@ -38,7 +38,7 @@ func TestStartListener(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs bytes.Buffer
-	stop, err := startListener(cfg, bot, nil, st, slog.New(slog.NewTextHandler(&logs, nil)))
+	stop, err := startListener(cfg, bot, nil, st, slog.New(slog.NewTextHandler(&logs, nil)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,13 +65,13 @@ func TestStartListener(t *testing.T) {
 
 	// Off when http.listen is empty; a bad address fails before trading.
 	cfg.HTTP.Listen = ""
-	stop, err = startListener(cfg, bot, nil, st, slog.New(slog.DiscardHandler))
+	stop, err = startListener(cfg, bot, nil, st, slog.New(slog.DiscardHandler), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stop()
 	cfg.HTTP.Listen = "127.0.0.1:http-metrics"
-	if _, err := startListener(cfg, bot, nil, st, slog.New(slog.DiscardHandler)); err == nil ||
+	if _, err := startListener(cfg, bot, nil, st, slog.New(slog.DiscardHandler), nil); err == nil ||
 		!regexp.MustCompile(`^http\.listen: listen tcp: lookup tcp/http-metrics`).MatchString(err.Error()) {
 		t.Errorf("bad address: %v", err)
 	}

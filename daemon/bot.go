@@ -41,6 +41,9 @@ type Options struct {
 	// Notify, when set, receives the operator's notifications (start,
 	// stop, fills, bans, kill switch, ...; daemon/notify.go).
 	Notify Notifier
+	// Reload, when set, re-reads and validates the configuration file the
+	// bot was started with, for the control API's reload action.
+	Reload func() (*config.Config, error)
 }
 
 // Bot is one trading session: build it with New, run it with Run, watch
@@ -66,11 +69,22 @@ type Bot struct {
 	fill    session.Fill
 	replay  *replayData
 	poll    *session.Poll // live and paper: the market-data feed
+	// paperSince is when the paper wallet started (positions are rebuilt
+	// from the fills since); paperSaved the runtime's placed and fill
+	// counts at the last save of the paper account.
+	paperSince time.Time
+	paperAt    time.Time // the restored account's save time; zero for a new wallet
+	paperSaved [2]int
 	// seqStart is where the replay session's client-id sequence starts.
 	seqStart int64
 
 	external []*externalOrder
 	notes    *notices // nil without Options.Notify
+
+	// ctl carries the control API's actions to the loop; wake ends the
+	// polling loop's wait so they apply at once.
+	ctl  chan *controlReq
+	wake chan struct{}
 
 	ran          bool
 	rtStarted    bool
@@ -104,7 +118,8 @@ func New(opts Options) (*Bot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("daemon: %w", err)
 	}
-	b := &Bot{opts: opts, cfg: c, log: opts.Logger, clock: opts.Clock, client: opts.Client, insts: map[string]bool{}, fill: fill}
+	b := &Bot{opts: opts, cfg: c, log: opts.Logger, clock: opts.Clock, client: opts.Client, insts: map[string]bool{}, fill: fill,
+		ctl: make(chan *controlReq, controlQueue), wake: make(chan struct{}, 1)}
 	b.stat = Status{Mode: c.Mode, Phase: PhaseStarting, Counters: Counters{OrdersRefused: map[string]int{},
 		APIErrors: map[string]int{}, JobRuns: map[string]int{}}}
 	b.symbols = strategy.SymbolsOf(c.Strategies)
@@ -232,6 +247,7 @@ func (b *Bot) shutdown(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("last order sync: %w", err))
 		}
 		b.recordBalances(sctx)
+		b.savePaper(sctx)
 	}
 	if b.budgetLoaded {
 		// After the last request: the next start paces itself by it.

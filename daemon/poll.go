@@ -36,12 +36,19 @@ func (b *Bot) startPolling(ctx context.Context) error {
 		}
 		break
 	}
+	restored := false
 	if b.cfg.Simulated() {
-		if err := b.startPaper(ctx); err != nil {
+		var err error
+		if err = b.startPaper(ctx); err != nil {
 			return err
 		}
-		if err := b.closeLeftovers(ctx); err != nil {
+		if restored, err = b.restorePaper(ctx); err != nil {
 			return err
+		}
+		if !restored {
+			if err := b.closeLeftovers(ctx); err != nil {
+				return err
+			}
 		}
 		if err := b.reserveSequence(ctx); err != nil {
 			return err
@@ -51,14 +58,16 @@ func (b *Bot) startPolling(ctx context.Context) error {
 		return fmt.Errorf("daemon: %w", err)
 	}
 	b.rtStarted = true
-	if !b.cfg.Simulated() {
+	// A restored paper account is reconciled like a live one: positions
+	// from the wallet's fills, the store's open orders adopted.
+	if !b.cfg.Simulated() || restored {
 		if err := b.reconcile(ctx); err != nil {
 			return err
 		}
 	}
 	b.poll = &session.Poll{Klines: countingKlines{b.client.Market, b.guard}, Clock: b.clock, Offset: b.client.ClockOffset,
 		Feeds: b.feeds, SimIntervals: b.simIntervals(), WarmUp: b.rt.WarmUp(), KlineDelay: b.cfg.Poll.KlineDelay,
-		Orders: b.cfg.Poll.Orders, WakeEvery: b.cfg.Daemon.ClockSync, Logger: b.log, Failed: b.fail,
+		Orders: b.cfg.Poll.Orders, WakeEvery: b.cfg.Daemon.ClockSync, Logger: b.log, Failed: b.fail, Interrupt: b.wake, SimFrom: b.paperAt,
 		Wake: func(ctx context.Context, _ time.Time) {
 			if err := b.syncClock(ctx); err != nil {
 				b.fail("clock sync", err)
@@ -72,13 +81,14 @@ func (b *Bot) startPolling(ctx context.Context) error {
 // sync at daemon.clock_sync, schedules at each wake-up, all in the
 // session loop's event order.
 func (b *Bot) loop(ctx context.Context) error {
-	l := session.Loop{Runtime: b.rt, Sim: b.x,
+	l := session.Loop{Runtime: b.rt, Sim: b.x, Bar: b.warmPrice,
 		Begin: func(ctx context.Context) {
 			b.begin(ctx)
 			// The runtime loaded the balances as it started.
 			if _, err := b.opts.Store.RecordBalances(ctx, b.account(), b.clock.Now(), b.rt.Balances()); err != nil {
 				b.fail("recording balances", err)
 			}
+			b.savePaper(ctx)
 		},
 		SyncFailed: func(err error) error {
 			b.fail("order sync", err)
@@ -88,6 +98,8 @@ func (b *Bot) loop(ctx context.Context) error {
 			if err := b.checkStore(ctx); err != nil {
 				return err
 			}
+			b.applyControl(ctx)
+			b.savePaperIfChanged(ctx)
 			b.stat.Counters.Polls, b.stat.Counters.Gaps, b.stat.Counters.Retries = b.poll.Counts.Polls, b.poll.Counts.Gaps,
 				b.poll.Counts.Retries
 			if len(s.Bars) == 0 {

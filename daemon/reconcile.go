@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -65,7 +64,7 @@ func (b *Bot) closeLeftovers(ctx context.Context) error {
 // store does not know are adopted or cancelled (daemon.unknown_orders).
 func (b *Bot) reconcile(ctx context.Context) error {
 	st := b.opts.Store
-	fills, err := st.FillsSince(ctx, time.Time{})
+	fills, err := st.FillsSince(ctx, b.paperSince) // zero live: every fill
 	if err != nil {
 		return fmt.Errorf("daemon: reconciliation: %w", err)
 	}

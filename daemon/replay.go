@@ -135,6 +135,7 @@ func (b *Bot) runReplay(ctx context.Context) error {
 	l := session.Loop{Runtime: b.rt, Sim: b.x, SetClock: b.rclock.Set, Begin: b.begin,
 		After: func(ctx context.Context, s *session.Step, trading bool) error {
 			b.stat.Counters.Polls++
+			b.applyControl(ctx)
 			if !trading {
 				return nil
 			}

@@ -51,6 +51,10 @@ type Poll struct {
 	// SimIntervals, on a simulated venue (paper), is the interval fed to
 	// the simulator per symbol; nil on a live venue.
 	SimIntervals map[string]exchange.Interval
+	// SimFrom, when set, keeps warm-up bars closing at or before it from
+	// the simulator: a restored paper account saw them in its earlier
+	// session (the Loop's Bar hook may still take their prices).
+	SimFrom time.Time
 	// WarmUp is the history each feed needs, in its own bars.
 	WarmUp int
 	// KlineDelay is how long after a bar's close it is polled; Orders the
@@ -61,6 +65,10 @@ type Poll struct {
 	// the first wake-up past its time, before polling: the clock sync.
 	Wake      func(ctx context.Context, now time.Time)
 	WakeEvery time.Duration
+	// Interrupt, when set, ends a wait early: the next step comes at once
+	// (a step without bars unless some are due), so a driver acting
+	// between steps (the control API) need not wait for the cadence.
+	Interrupt <-chan struct{}
 	// Failed is told of a failed request that the poll retries.
 	Failed func(what string, err error)
 	Logger *slog.Logger
@@ -143,7 +151,8 @@ func (p *Poll) warmUp(ctx context.Context) (*Step, error) {
 			return nil, fmt.Errorf("session: warm-up history of %s %s: the exchange served no closed bar", f.Symbol, f.Interval)
 		}
 		for i := range ks {
-			bars = append(bars, Bar{Feed: f, K: &ks[i], Warm: true, Sim: p.simFed(f)})
+			sim := p.simFed(f) && (p.SimFrom.IsZero() || f.Interval.Next(ks[i].OpenTime).After(p.SimFrom))
+			bars = append(bars, Bar{Feed: f, K: &ks[i], Warm: true, Sim: sim})
 		}
 		p.last[f] = ks[len(ks)-1].OpenTime
 	}
@@ -207,6 +216,7 @@ func (p *Poll) poll(ctx context.Context) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-p.Clock.After(d):
+		case <-p.Interrupt:
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -31,6 +31,15 @@ func (s *Store) SaveState(ctx context.Context, instance string, state []byte) er
 	return nil
 }
 
+// DeleteState forgets an instance's saved state; forgetting a state that
+// was never saved is not an error.
+func (s *Store) DeleteState(ctx context.Context, instance string) error {
+	if _, err := s.exec(ctx, `DELETE FROM strategy_state WHERE instance = ?`, instance); err != nil {
+		return fmt.Errorf("store: deleting state of %s: %w", instance, classify(err))
+	}
+	return nil
+}
+
 // LoadState returns an instance's saved state (strategy.Journal).
 func (s *Store) LoadState(ctx context.Context, instance string) (state []byte, ok bool, err error) {
 	st, ok, err := s.State(ctx, instance)

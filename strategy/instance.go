@@ -31,6 +31,7 @@ type instance struct {
 	positions map[string]*Position
 	log       *slog.Logger
 	warming   bool
+	paused    bool // by the operator: new orders refused (RulePaused)
 	stopped   error
 	dirty     bool // state may have changed: save after the event
 	// runOrders collects the client order ids placed during a schedule

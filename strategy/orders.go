@@ -77,9 +77,12 @@ func (v *gateView) Position(s string) decimal.Decimal {
 }
 
 // Place implements Context.
-func (in *instance) Place(o exchange.NewOrder) (Order, error) {
+func (in *instance) Place(o exchange.NewOrder) (Order, error) { return in.place(o, false) }
+
+// place places o; an operator's order (a force exit) passes a pause.
+func (in *instance) place(o exchange.NewOrder, operator bool) (Order, error) {
 	r := in.rt
-	if err := in.canTrade(); err != nil {
+	if err := in.canTrade(operator); err != nil {
 		return Order{Err: err}, err
 	}
 	if o.NewClientOrderID == "" {
@@ -104,8 +107,10 @@ func (in *instance) Place(o exchange.NewOrder) (Order, error) {
 // canTrade says whether the instance may send orders now. An order the
 // kill switch refuses is counted like any risk refusal; a stopped or
 // warming-up instance has no order to count.
-func (in *instance) canTrade() error {
+func (in *instance) canTrade(operator bool) error {
 	switch {
+	case in.paused && !operator:
+		return in.pausedRefusal()
 	case in.stopped != nil:
 		return ErrStopped
 	case in.warming:
@@ -248,7 +253,7 @@ func (r *Runtime) dropOpen(t *tracked) {
 // PlaceBatch implements Context.
 func (in *instance) PlaceBatch(orders []exchange.NewOrder) ([]Order, error) {
 	r := in.rt
-	if err := in.canTrade(); err != nil {
+	if err := in.canTrade(false); err != nil {
 		return nil, err
 	}
 	// The batch's shape (its size, one symbol, each order's fields) is

@@ -35,6 +35,14 @@ type Options struct {
 	// Runtime adds the Go runtime and process collectors (memory,
 	// goroutines, open files, RSS) to /metrics.
 	Runtime bool
+	// Control, with ControlToken, serves the control API: POST
+	// /control/{instance}/{action}, authorised by "Authorization: Bearer
+	// <ControlToken>". Without a token the routes are not served.
+	Control      Controller
+	ControlToken string
+	// ControlTimeout bounds how long a control request waits for the bot's
+	// loop to apply it (default 10s).
+	ControlTimeout time.Duration
 }
 
 // handler serves the four endpoints.
@@ -80,6 +88,9 @@ func New(opts Options) (http.Handler, error) {
 	h.mux.HandleFunc("GET /healthz", h.healthz)
 	h.mux.HandleFunc("GET /readyz", h.readyz)
 	h.mux.HandleFunc("GET /status", h.status)
+	if err := h.controlRoutes(); err != nil {
+		return nil, err
+	}
 	// A failed scrape is reported as HTTP 500 with the error, never as a
 	// partial page a dashboard would read as zeros.
 	h.mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.HTTPErrorOnError}))
