@@ -65,7 +65,6 @@ func TestBackupWhileOpen(t *testing.T) {
 	}
 }
 
-
 // rowCounts lists every table with its number of rows.
 func rowCounts(ctx context.Context, t *testing.T, db *sql.DB) string {
 	t.Helper()
