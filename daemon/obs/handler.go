@@ -35,6 +35,8 @@ type Options struct {
 	// Runtime adds the Go runtime and process collectors (memory,
 	// goroutines, open files, RSS) to /metrics.
 	Runtime bool
+	// Build is what spotbot_build_info reports (default: ReadBuildInfo).
+	Build BuildInfo
 }
 
 // handler serves the four endpoints.
@@ -64,8 +66,11 @@ func New(opts Options) (http.Handler, error) {
 			}
 		}
 	}
+	if opts.Build == (BuildInfo{}) {
+		opts.Build = ReadBuildInfo()
+	}
 	reg := prometheus.NewRegistry()
-	if err := reg.Register(newCollector(opts.Status, opts.Quote)); err != nil {
+	if err := reg.Register(newCollector(opts.Status, opts.Quote, opts.Build)); err != nil {
 		return nil, err
 	}
 	if opts.Runtime {
