@@ -30,6 +30,7 @@ func ExampleNew() {
 	// mybot new-strategy - Write a new module with a strategy of your own, ready to test and backtest
 	// mybot run - Run the trading bot (live, paper or paper-replay)
 	// mybot sim-server - Serve the exchange interface over the simulated exchange
+	// mybot store - Maintain the store (backups)
 }
 
 // Execute runs a command tree on arguments, as a test of one's own
