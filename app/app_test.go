@@ -146,7 +146,7 @@ func TestNewExposesBothTrees(t *testing.T) {
 	for _, c := range root.Commands() {
 		names = append(names, c.Name())
 	}
-	if got := strings.Join(names, " "); got != "backtest check download endpoints export import jobs new-strategy paper run sim-server" {
+	if got := strings.Join(names, " "); got != "backtest check download endpoints export import jobs new-strategy paper run sim-server store" {
 		t.Errorf("commands: %s", got)
 	}
 	bt, _, err := root.Find([]string{"backtest", "walkforward"})

@@ -118,7 +118,7 @@ func TestSweepShardsAndMerge(t *testing.T) {
 
 func TestWalkForwardCommand(t *testing.T) {
 	t.Parallel()
-	out, errs, code := runBacktest(t, "walkforward", "--param", "fast=5,10", "--train", "1440h", "--test", "720h", "--objective", "return", "--no-store")
+	out, errs, code := runBacktest(t, "walkforward", "--param", "fast=5,10", "--train", "60d", "--test", "30d", "--objective", "return", "--no-store")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/spotbot/spotbot/backtest"
+	"github.com/spotbot/spotbot/strategy"
 )
 
 func newWalkForward(prog string, d deps) *cobra.Command {
@@ -22,7 +23,7 @@ func newWalkForward(prog string, d deps) *cobra.Command {
 		Long: `walkforward sweeps the parameters on each in-sample window, runs the best
 combination on the out-of-sample window that follows, rolls forward by the
 test length, and reports each window and the chained out-of-sample result.`,
-		Example: "  " + prog + " walkforward --param fast=5:20:5 --param slow=30,50,80 --train 1440h --test 360h",
+		Example: "  " + prog + " walkforward --param fast=5:20:5 --param slow=30,50,80 --train 60d --test 15d",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			stdout := cmd.OutOrStdout()
@@ -61,8 +62,26 @@ test length, and reports each window and the chained out-of-sample result.`,
 	fs := c.Flags()
 	fs.StringArrayVar(&params, "param", nil, "a parameter to optimise: name=v1,v2,... or name=lo:hi:step (repeatable)")
 	fs.StringVar(&objective, "objective", "sharpe", "what to maximise in sample")
-	fs.DurationVar(&train, "train", 60*24*time.Hour, "in-sample window length")
-	fs.DurationVar(&test, "test", 15*24*time.Hour, "out-of-sample window length")
+	train, test = 60*24*time.Hour, 15*24*time.Hour
+	fs.Var((*dayDuration)(&train), "train", "in-sample window length (such as 60d or 1440h)")
+	fs.Var((*dayDuration)(&test), "test", "out-of-sample window length (such as 15d)")
 	fs.IntVar(&workers, "workers", 0, "parallel runs (default: all cores)")
 	return c
 }
+
+// dayDuration is a duration flag that also takes days ("60d", "1d12h"),
+// as every duration of the configuration does.
+type dayDuration time.Duration
+
+func (d *dayDuration) String() string { return time.Duration(*d).String() }
+
+func (d *dayDuration) Set(s string) error {
+	v, err := strategy.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = dayDuration(v)
+	return nil
+}
+
+func (d *dayDuration) Type() string { return "duration" }

@@ -37,6 +37,7 @@ Exit codes: 0 done or interrupted, 1 failed, 2 bad usage or configuration.`,
 		newDownloadCmd(prog),
 		newImportCmd(prog),
 		newExportCmd(prog),
+		newStoreCmd(prog),
 		newNewStrategyCmd(prog),
 	)
 	setRoot(root)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,9 +62,17 @@ func checkFile(ctx context.Context, reg *strategy.Registry, cfgPath string, stdo
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}
-	cfg, err := config.Load(text, environ, nil, reg)
+	cfg, err := config.Inspect(cfgPath, text, environ, nil, reg)
 	if err != nil {
-		return &invalidConfig{path: cfgPath, problems: problemsOf(err)}
+		problems := problemsOf(err)
+		if cfg != nil && cfg.Mode != config.ModeSimServer {
+			// Every problem in one pass: the checks beyond the fields
+			// too, on what decoded, except the replayed data when the
+			// fields that select it are wrong.
+			_, more := checkConfig(cfg, environ, !mentions(problems, "data.", "strategies["))
+			problems = append(problems, more...)
+		}
+		return &invalidConfig{path: cfgPath, problems: problems}
 	}
 	if cfg.Mode == config.ModeSimServer {
 		// Built as sim-server builds it, without listening: secrets,
@@ -77,7 +84,7 @@ func checkFile(ctx context.Context, reg *strategy.Registry, cfgPath string, stdo
 		fmt.Fprintf(stdout, "%s: ok (a bot sim-server configuration)\n%s\n", cfgPath, run.source)
 		return nil
 	}
-	sum, problems := checkConfig(reg, cfg, environ)
+	sum, problems := checkConfig(cfg, environ, true)
 	if len(problems) > 0 {
 		return &invalidConfig{path: cfgPath, problems: problems}
 	}
@@ -91,29 +98,15 @@ type summary struct {
 	credentials string
 }
 
-// checkConfig checks a loaded configuration beyond its fields, returning
-// every problem as "field.path: what is wrong".
-func checkConfig(reg *strategy.Registry, cfg *config.Config, environ []string) (summary, []string) {
+// checkConfig checks a loaded configuration beyond its fields (which
+// config.Validate checked, strategy parameters and schedules included),
+// returning every problem as "field.path: what is wrong". withData checks
+// that the replayed data has bars for every symbol.
+func checkConfig(cfg *config.Config, environ []string, withData bool) (summary, []string) {
 	sum := summary{cfg: cfg, credentials: "not needed"}
 	var problems []string
 	add := func(path string, err error) { problems = append(problems, path+": "+err.Error()) }
-	for i, sc := range cfg.Strategies {
-		// Validate built each instance already; build again to read its
-		// schedules, which the runtime would parse at start.
-		s, err := reg.New(sc)
-		if err != nil {
-			add(fmt.Sprintf("strategies[%d]", i), err)
-			continue
-		}
-		if sch, ok := s.(strategy.Scheduler); ok {
-			for _, x := range sch.Schedules() {
-				if err := strategy.ParseSchedule(x.Spec); err != nil {
-					add(fmt.Sprintf("strategies[%d].schedule", i), fmt.Errorf("%q (%s): %w", x.Spec, x.Name, err))
-				}
-			}
-		}
-	}
-	if cfg.Mode == config.ModePaperReplay || cfg.Mode == config.ModeBacktest {
+	if withData && (cfg.Mode == config.ModePaperReplay || cfg.Mode == config.ModeBacktest) {
 		if syms := strategy.SymbolsOf(cfg.Strategies); len(syms) > 0 {
 			if err := checkData(cfg, syms); err != nil {
 				add("data", err)
@@ -125,11 +118,6 @@ func checkConfig(reg *strategy.Registry, cfg *config.Config, environ []string) (
 			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 				add("store.path", fmt.Errorf("folder %s does not exist", dir))
 			}
-		}
-	}
-	if l := cfg.HTTP.Listen; l != "" {
-		if _, _, err := net.SplitHostPort(l); err != nil {
-			add("http.listen", err)
 		}
 	}
 	if cfg.Mode == config.ModeLive {
@@ -175,6 +163,18 @@ func problemsOf(err error) []string {
 		}
 	}
 	return out
+}
+
+// mentions says a problem concerns a path starting with one of prefixes.
+func mentions(problems []string, prefixes ...string) bool {
+	for _, p := range problems {
+		for _, pre := range prefixes {
+			if strings.HasPrefix(p, pre) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func envHas(environ []string, name string) bool {

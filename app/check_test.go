@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -157,7 +158,7 @@ func TestCheckProblems(t *testing.T) {
 strategies:
   - {name: smacross, id: a, symbols: [BTCUSDT], interval: 1h, params: {fast: 10, slow: 30}}
   - {name: smacross, id: b, symbols: [BTCUSDT], interval: 1h, params: {fast: 30, slow: 10}}
-`, nil, []string{"strategies[1].params.fast: must be < slow"}},
+`, nil, []string{"strategies[1].params.fast: must be < slow (bot.yaml:4)"}},
 		{"several fields", `mode: paper-replay
 log: {level: loud}
 exchange: {recv_window: 90s}
@@ -165,11 +166,11 @@ strategies:
   - {name: nosuch, id: a}
   - {name: dca, id: a, symbols: [BTCUSDT], interval: 1h, params: {amount: 25}}
 `, nil, []string{
-			`exchange.recv_window: 1m30s must be above 0 and below 60s`,
-			`strategies[0].name: unknown strategy "nosuch" (known: dca, dust, grid, rebalance, smacross)`,
-			`strategies[1].id: "a" already used by strategies[0]`,
-			`log.level: "loud" must be debug, info, warn or error`,
-			`exchange.recv_window: not used in paper-replay mode (only live and paper reach the exchange); remove it or change mode`,
+			`exchange.recv_window: 1m30s must be above 0 and below 60s (bot.yaml:3)`,
+			`strategies[0].name: unknown strategy "nosuch" (known: dca, dust, grid, rebalance, smacross) (bot.yaml:5)`,
+			`strategies[1].id: "a" already used by strategies[0] (bot.yaml:6)`,
+			`log.level: "loud" must be debug, info, warn or error (bot.yaml:2)`,
+			`exchange.recv_window: not used in paper-replay mode (only live and paper reach the exchange); remove it or change mode (bot.yaml:3)`,
 		}},
 		{"live without credentials", "mode: live\nexchange: {base_url: 'http://127.0.0.1:1'}\n", nil,
 			[]string{"credentials: none found; set SPOTBOT_API_KEY and SPOTBOT_API_SECRET or exchange.key_file"}},
@@ -183,11 +184,11 @@ strategies:
   - {name: dca, id: d, symbols: [BTCUSDT], interval: 1h, params: {amount: 25}}
 `, nil, []string{"data: data.path: stat /nonexistent/bars: no such file or directory"}},
 		{"store folder and listen address", "mode: paper-replay\nstore: {path: /nonexistent/dir/x.db}\nhttp: {listen: '9090'}\n", nil,
-			[]string{"store.path: folder /nonexistent/dir does not exist", "http.listen: address 9090: missing port in address"}},
+			[]string{"http.listen: address 9090: missing port in address (bot.yaml:3)", "store.path: folder /nonexistent/dir does not exist"}},
 		{"bad schedule", `mode: paper-replay
 strategies:
   - {name: dust, id: dust, schedule: "61 * * * *"}
-`, nil, []string{`strategies[0].params.schedule: end of range (61) above maximum (59): 61`}},
+`, nil, []string{`strategies[0].params.schedule: end of range (61) above maximum (59): 61 (bot.yaml:3)`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -244,14 +245,14 @@ server:
   symbols: [{symbol: BTCUSDT, base: BTC}]
   accounts: [{name: main, api_key: k, permissions: [FLY]}]
 `, []string{
-			`sim.market: "immediate" must be next-open or close`,
-			`sim.slippage_ticks: -2 must not be negative`,
-			`server.warmup: -1 must not be negative`,
-			`server.symbols[0].quote: required`,
-			`server.accounts[0].secret_env: required with api_key (or secret_file): secrets are never in the file`,
+			`sim.market: "immediate" must be next-open or close (bot.yaml:2)`,
+			`sim.slippage_ticks: -2 must not be negative (bot.yaml:2)`,
+			`server.warmup: -1 must not be negative (bot.yaml:4)`,
+			`server.symbols[0].quote: required (bot.yaml:5)`,
+			`server.accounts[0].secret_env: required with api_key (or secret_file): secrets are never in the file (bot.yaml:6)`,
 			`server.accounts[0].permissions[0]: "FLY" is not a permission: give all, or a list of SPOT_ACCOUNT_READ, SPOT_ACCOUNT_WRITE, ` +
 				`SPOT_DEAL_READ, SPOT_DEAL_WRITE, CONTRACT_ACCOUNT_READ, CONTRACT_ACCOUNT_WRITE, CONTRACT_DEAL_READ, CONTRACT_DEAL_WRITE, ` +
-				`SPOT_TRANSFER_READ, SPOT_TRANSFER_WRITE, SPOT_WITHDRAW_READ, SPOT_WITHDRAW_WRITE`,
+				`SPOT_TRANSFER_READ, SPOT_TRANSFER_WRITE, SPOT_WITHDRAW_READ, SPOT_WITHDRAW_WRITE (bot.yaml:6)`,
 		}},
 		{"what it reads", `mode: sim-server
 data: {source: csv, path: ` + missing + `, interval: 1m}
@@ -283,5 +284,53 @@ server:
 	if want := "../configs/sim.yaml: ok (a bot sim-server configuration)\n" +
 		"replaying 8618 60m bars of BTCUSDT, ETHUSDT (sample) from 2020-11-17T00:00:00Z at speed 60, the first 376 at once\n"; code != ExitOK || out != want {
 		t.Errorf("exit %d %s\n%s\nwant\n%s", code, errOut, out, want)
+	}
+}
+
+// Ten mistakes, from the file and the environment, come out in one run of
+// bot check, each with its path and its source; enumerations in capitals
+// and durations in days are not mistakes, and the secret pasted into a
+// duration is not printed back.
+func TestCheckTenMistakesInOnePass(t *testing.T) {
+	t.Parallel()
+	path := writeConfig(t, `mode: PAPER
+exchange:
+  base_url: 'http://127.0.0.1:1'
+  recv_window: hunter2-Zq9-pasted-secret
+risk: {max_open_order: 3}
+log: {level: DEBUG, format: yaml}
+poll: {orders: 2d, kline_delay: -1s}
+sim: {fill: TOUCH}
+daemon: {unknown_orders: keep}
+http: {listen: '9090'}
+store: {path: /nonexistent/dir/bot.db}
+strategies:
+  - {name: smacross, id: a, symbols: [BTCUSDT], interval: 1h, params: {fast: 30, slow: 10}}
+  - {name: smacross, id: b, symbols: [BTCUSDT], interval: 1h, params: {fsat: 5}}
+  - {name: smacross, id: c, symbols: [BTCUSDT], interval: 1h, schedule: "0 25 * * *"}
+`)
+	environ := append([]string{"SPOTBOT_RISK__MAX_DRAWDOWNN=0.2", "SPOTBOT_DAEMON__CANCEL_ON_SHUTDOWN=perhaps"}, checkEnv...)
+	out, errOut, code := runCheck(t, path, environ)
+	problems := []string{
+		"exchange.recv_window: is not a duration (such as 90s, 15m, 1h30m or 2d) (bot.yaml:4)",
+		"risk.max_drawdownn: unknown key; did you mean max_drawdown? (from SPOTBOT_RISK__MAX_DRAWDOWNN)",
+		"risk.max_open_order: unknown key; did you mean max_open_orders? (bot.yaml:5)",
+		"daemon.cancel_on_shutdown: is not true or false (from SPOTBOT_DAEMON__CANCEL_ON_SHUTDOWN)",
+		"strategies[0].params.fast: must be < slow (bot.yaml:13)",
+		"strategies[1].params.fsat: unknown parameter; did you mean fast? (bot.yaml:14)",
+		`strategies[2].schedule: "0 25 * * *": end of range (25) above maximum (23): 25 (bot.yaml:15)`,
+		"strategies[2].schedule: strategy smacross has no schedules; remove schedule (bot.yaml:15)",
+		"http.listen: address 9090: missing port in address (bot.yaml:10)",
+		`log.format: "yaml" must be text or json (bot.yaml:6)`,
+		"poll.kline_delay: -1s must not be negative (bot.yaml:7)",
+		`daemon.unknown_orders: "keep" must be adopt or cancel (bot.yaml:9)`,
+		"store.path: folder /nonexistent/dir does not exist",
+	}
+	want := path + ": " + strconv.Itoa(len(problems)) + " problem(s):\n  " + strings.Join(problems, "\n  ") + "\n"
+	if code != ExitUsage || out != "" || errOut != want {
+		t.Errorf("exit %d, stdout %q, stderr\n%s\nwant\n%s", code, out, errOut, want)
+	}
+	if strings.Contains(errOut, "hunter2") {
+		t.Error("the secret pasted into recv_window was printed")
 	}
 }

@@ -31,6 +31,7 @@ func ExampleNew() {
 	// mybot paper - Manage the paper wallet (paper reset --config FILE)
 	// mybot run - Run the trading bot (live, paper or paper-replay)
 	// mybot sim-server - Serve the exchange interface over the simulated exchange
+	// mybot store - Maintain the store (backups)
 }
 
 // Execute runs a command tree on arguments, as a test of one's own

@@ -154,9 +154,9 @@ func TestSimServerConfigErrors(t *testing.T) {
 		want    string
 	}{
 		{"no secret", string(text), nil, "server.accounts[0]: the API secret is missing: set SPOTBOT_SIM_SECRET (or secret_file)"},
-		{"unknown key", string(text) + "\nbogus: 1\n", secret, "PATH: config: bogus: unknown key"},
-		{"unknown key under server", edit("  warmup: 200", "  warmup: 200\n  speed: 60"), secret, "PATH: config: server.speed: unknown key"},
-		{"the old replay block", string(text) + "\nreplay: {source: sample}\n", secret, "PATH: config: replay: unknown key"},
+		{"unknown key", string(text) + "\nbogus: 1\n", secret, "PATH: bogus: unknown key"},
+		{"unknown key under server", edit("  warmup: 200", "  warmup: 200\n  speed: 60"), secret, "PATH: server.speed: unknown key"},
+		{"the old replay block", string(text) + "\nreplay: {source: sample}\n", secret, "PATH: replay: unknown key"},
 		{"the old market word", edit("market: close", "market: immediate"), secret, `PATH: sim.market: "immediate" must be next-open or close`},
 		{"not a sim-server configuration", edit("mode: sim-server", "mode: paper-replay"), secret,
 			`PATH: mode: "paper-replay" is not sim-server; the sim-server command serves a configuration with mode: sim-server`},

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"os"
 	"reflect"
 	"slices"
@@ -260,6 +261,20 @@ func envPath(key string) string {
 // overrides (flag values keyed by path, e.g. "data.from"), and validates.
 // reg builds each strategy instance to validate its parameters.
 func Load(yamlText []byte, environ []string, overrides map[string]any, reg *strategy.Registry) (*Config, error) {
+	c, err := Inspect("", yamlText, environ, overrides, reg)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Inspect loads as Load does and reports every problem at once, one a
+// line, each naming its field path and its source: the line of file (the
+// name of the YAML text; without one, lines are not given) or the
+// environment variable. It also returns the configuration as far as it
+// decoded, for further checks (`bot check`); that is nil when the text
+// does not parse or holds a secret.
+func Inspect(file string, yamlText []byte, environ []string, overrides map[string]any, reg *strategy.Registry) (*Config, error) {
 	k := koanf.New(".")
 	if err := k.Load(confmap.Provider(Defaults(), "."), nil); err != nil {
 		return nil, err
@@ -283,6 +298,8 @@ func Load(yamlText []byte, environ []string, overrides map[string]any, reg *stra
 	}
 	var c Config
 	c.set = userKeys(yamlText, environ)
+	var probs []problem
+	var failed []string
 	err = k.UnmarshalWithConf("", &c, koanf.UnmarshalConf{DecoderConfig: &mapstructure.DecoderConfig{
 		TagName:          "koanf",
 		ErrorUnused:      true,
@@ -291,47 +308,20 @@ func Load(yamlText []byte, environ []string, overrides map[string]any, reg *stra
 		DecodeHook:       mapstructure.ComposeDecodeHookFunc(yamlTimeHook, strategy.DecodeHook()),
 	}})
 	if err != nil {
-		return nil, decodeErrors(err)
+		probs, failed = decodeProblems(err)
 	}
-	if err := c.Validate(reg); err != nil {
-		return nil, err
-	}
-	return &c, nil
+	c.normalise()
+	o := newOrigin(file, yamlText, environ, overrides)
+	return &c, o.annotate(probs, c.Validate(reg), failed)
 }
 
-// decodeErrors turns the decoder's report into one error a line, each
-// naming its field path: mapstructure's "'server' has invalid keys: a, b"
-// becomes "server.a: unknown key" and "server.b: unknown key", and
-// "'server.limits' expected type 'bool', ..." "server.limits: expected
-// type 'bool', ...".
-func decodeErrors(err error) error {
-	var errs []error
-	for _, l := range strings.Split(err.Error(), "\n") {
-		l = strings.TrimSpace(l)
-		if l == "" || strings.HasPrefix(l, "decoding failed due to the following error(s):") {
-			continue
-		}
-		if rest, ok := strings.CutPrefix(l, "'"); ok {
-			if parent, keys, ok := strings.Cut(rest, "' has invalid keys: "); ok {
-				for _, key := range strings.Split(keys, ", ") {
-					if parent != "" {
-						key = parent + "." + key
-					}
-					errs = append(errs, fmt.Errorf("config: %s: unknown key", key))
-				}
-				continue
-			}
-			if path, what, ok := strings.Cut(rest, "' "); ok && path != "" && !strings.Contains(path, " ") {
-				errs = append(errs, fmt.Errorf("config: %s: %s", path, what))
-				continue
-			}
-		}
-		errs = append(errs, fmt.Errorf("config: %s", l))
+// normalise lower-cases the enumerations, which are read regardless of
+// case (log.level: DEBUG).
+func (c *Config) normalise() {
+	for _, f := range []*string{&c.Mode, &c.Log.Level, &c.Log.Format, &c.Sim.Fill, &c.Sim.Market, &c.Store.Sync,
+		&c.Data.Source, &c.Daemon.UnknownOrders} {
+		*f = strings.ToLower(*f)
 	}
-	if len(errs) == 0 {
-		return fmt.Errorf("config: %w", err)
-	}
-	return errors.Join(errs...)
 }
 
 // LoadFile reads a YAML file and then the process environment.
@@ -340,7 +330,7 @@ func LoadFile(path string, overrides map[string]any, reg *strategy.Registry) (*C
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	c, err := Load(b, os.Environ(), overrides, reg)
+	c, err := Inspect(path, b, os.Environ(), overrides, reg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -372,7 +362,7 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 	switch c.Mode {
 	case ModeLive, ModePaper, ModePaperReplay, ModeBacktest, ModeSimServer:
 	default:
-		add("mode", "%q must be live, paper, paper-replay, backtest or sim-server", c.Mode)
+		add("mode", "%smust be live, paper, paper-replay, backtest or sim-server", shown(c.Mode))
 	}
 	if c.Mode == ModeLive || c.Mode == ModePaper {
 		if c.Exchange.BaseURL == "" {
@@ -386,7 +376,7 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 		add("exchange.timeout", "must be positive")
 	}
 	if c.Store.Sync != "normal" && c.Store.Sync != "full" {
-		add("store.sync", "%q must be normal or full", c.Store.Sync)
+		add("store.sync", "%smust be normal or full", shown(c.Store.Sync))
 	}
 	switch c.Data.Source {
 	case "sample":
@@ -402,9 +392,9 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 		}
 	default:
 		if c.Mode == ModeSimServer {
-			add("data.source", "%q must be sample, csv, store or none", c.Data.Source)
+			add("data.source", "%smust be sample, csv, store or none", shown(c.Data.Source))
 		} else {
-			add("data.source", "%q must be sample, csv or store", c.Data.Source)
+			add("data.source", "%smust be sample, csv or store", shown(c.Data.Source))
 		}
 	}
 	if _, err := exchange.ParseInterval(c.Data.Interval); err != nil {
@@ -422,10 +412,10 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 		}
 	}
 	if c.Sim.Fill != "trade-through" && c.Sim.Fill != "touch" {
-		add("sim.fill", "%q must be trade-through or touch", c.Sim.Fill)
+		add("sim.fill", "%smust be trade-through or touch", shown(c.Sim.Fill))
 	}
 	if c.Sim.Market != "next-open" && c.Sim.Market != "close" {
-		add("sim.market", "%q must be next-open or close", c.Sim.Market)
+		add("sim.market", "%smust be next-open or close", shown(c.Sim.Market))
 	}
 	if c.Sim.SlippageBps.IsNegative() {
 		add("sim.slippage_bps", "must not be negative")
@@ -456,13 +446,20 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 		}
 		ids[s.ID] = i
 		if reg != nil {
-			if _, err := reg.New(s); err != nil {
-				if strings.HasPrefix(err.Error(), "unknown strategy") {
-					add(p+".name", "%v", err)
-				} else {
-					errs = append(errs, fmt.Errorf("%s.%w", p, err))
-				}
+			built, err := reg.New(s)
+			switch {
+			case err != nil && strings.HasPrefix(err.Error(), "unknown strategy"):
+				add(p+".name", "%v", err)
+			case err != nil:
+				errs = append(errs, fmt.Errorf("%s.%w", p, err))
+			default:
+				errs = append(errs, schedulesOf(p, s, built)...)
 			}
+		}
+	}
+	if l := c.HTTP.Listen; l != "" {
+		if _, _, err := net.SplitHostPort(l); err != nil {
+			add("http.listen", "%v", err)
 		}
 	}
 	if c.Account.Quote == "" || strings.ToUpper(c.Account.Quote) != c.Account.Quote {
@@ -474,10 +471,10 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":
 	default:
-		add("log.level", "%q must be debug, info, warn or error", c.Log.Level)
+		add("log.level", "%smust be debug, info, warn or error", shown(c.Log.Level))
 	}
 	if c.Log.Format != "text" && c.Log.Format != "json" {
-		add("log.format", "%q must be text or json", c.Log.Format)
+		add("log.format", "%smust be text or json", shown(c.Log.Format))
 	}
 	errs = append(errs, c.unhonoured()...)
 	errs = append(errs, c.Poll.validate()...)
@@ -485,6 +482,29 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 	errs = append(errs, c.Server.validate(c.Mode)...)
 	errs = append(errs, c.Notify.validate()...)
 	return errors.Join(errs...)
+}
+
+// schedulesOf checks an instance's schedules as the runtime would parse
+// them at start. A schedule set on a strategy that has none is an error,
+// not ignored: the author expects runs that would never happen.
+func schedulesOf(p string, s strategy.Config, built strategy.Strategy) []error {
+	var errs []error
+	sch, ok := built.(strategy.Scheduler)
+	if !ok {
+		if s.Schedule != "" {
+			if err := strategy.ParseSchedule(s.Schedule); err != nil {
+				errs = append(errs, fmt.Errorf("%s.schedule: %q: %w", p, s.Schedule, err))
+			}
+			errs = append(errs, fmt.Errorf("%s.schedule: strategy %s has no schedules; remove schedule", p, s.Name))
+		}
+		return errs
+	}
+	for _, x := range sch.Schedules() {
+		if err := strategy.ParseSchedule(x.Spec); err != nil {
+			errs = append(errs, fmt.Errorf("%s.schedule: %q (%s): %w", p, x.Spec, x.Name, err))
+		}
+	}
+	return errs
 }
 
 // Range returns the data.from/data.to window; zero times are open ends.

@@ -86,10 +86,10 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 		env        []string
 		want       string
 	}{
-		{"unknown key", "mode: backtest\ndata: {sorce: csv}\n", nil, "config: data.sorce: unknown key"},
+		{"unknown key", "mode: backtest\ndata: {sorce: csv}\n", nil, "data.sorce: unknown key; did you mean source?"},
 		{"lower-case quote", "account: {quote: usdt}\n", nil, `account.quote: "usdt" must be an asset name in capitals`},
 		{"strategy param", strings.Replace(good, "slow: 20", "slow: 3", 1), nil, "strategies[0].params.fast: must be < slow"},
-		{"strategy param type", strings.Replace(good, "fast: 5", "fast: five", 1), nil, "strategies[0].params.fast: expected type 'int'"},
+		{"strategy param type", strings.Replace(good, "fast: 5", "fast: five", 1), nil, "strategies[0].params.fast: is not a whole number"},
 		{"unknown strategy", strings.Replace(good, "name: cross", "name: crosss", 1), nil, `strategies[0].name: unknown strategy "crosss" (known: cross)`},
 		{"secret in yaml", "exchange:\n  api_secret: abc\n", nil, "exchange.api_secret: secrets must not be in the configuration file"},
 		{"bad mode", "mode: yolo\n", nil, `mode: "yolo" must be live, paper, paper-replay, backtest or sim-server`},

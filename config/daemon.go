@@ -34,7 +34,7 @@ type Daemon struct {
 func (d Daemon) validate() []error {
 	var errs []error
 	if d.UnknownOrders != UnknownAdopt && d.UnknownOrders != UnknownCancel {
-		errs = append(errs, fmt.Errorf("daemon.unknown_orders: %q must be adopt or cancel", d.UnknownOrders))
+		errs = append(errs, fmt.Errorf("daemon.unknown_orders: %smust be adopt or cancel", shown(d.UnknownOrders)))
 	}
 	if d.ShutdownTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("daemon.shutdown_timeout: %s must be positive", d.ShutdownTimeout))

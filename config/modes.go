@@ -131,5 +131,5 @@ func ModeOf(yamlText []byte, environ []string) string {
 		_ = k.Load(rawbytes.Provider(yamlText), yaml.Parser())
 	}
 	_ = k.Load(envProvider(environ), nil)
-	return k.String("mode")
+	return strings.ToLower(k.String("mode"))
 }

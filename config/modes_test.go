@@ -23,7 +23,7 @@ func TestUnhonouredOptions(t *testing.T) {
 	want := []string{
 		"account.balances.USDT: not used in live mode (the live account's balances are the exchange's, the simulated server's are under server.accounts); remove it or change mode",
 		"data.speed: not used in live mode (only paper-replay and the simulated server pace a replay); remove it or change mode",
-		"report.dir: not used in live mode (only backtests write reports); remove it or change mode",
+		"report.dir: not used in live mode (only backtests write reports); remove it or change mode (from SPOTBOT_REPORT__DIR)",
 		"sim.slippage_bps: not used in live mode (only the simulated exchange has a fill model); remove it or change mode",
 	}
 	if err == nil || err.Error() != strings.Join(want, "\n") {
@@ -31,7 +31,7 @@ func TestUnhonouredOptions(t *testing.T) {
 	}
 	_, err = Load([]byte(good+"poll: {orders: 1s}\n"), []string{"SPOTBOT_DATA__SPEED=2"}, nil, testRegistry())
 	want = []string{
-		"data.speed: not used in backtest mode (only paper-replay and the simulated server pace a replay); remove it or change mode",
+		"data.speed: not used in backtest mode (only paper-replay and the simulated server pace a replay); remove it or change mode (from SPOTBOT_DATA__SPEED)",
 		"poll.orders: not used in backtest mode (only live and paper poll the exchange); remove it or change mode",
 	}
 	if err == nil || err.Error() != strings.Join(want, "\n") {

@@ -80,9 +80,9 @@ func TestServerSectionProblems(t *testing.T) {
 		{"old market word", strings.Replace(serverYAML, "market: close", "market: immediate", 1),
 			`sim.market: "immediate" must be next-open or close`},
 		{"unknown key under server", strings.Replace(serverYAML, "warmup: 5", "warmup: 5\n  replay: {speed: 1}", 1),
-			"config: server.replay: unknown key"},
+			"server.replay: unknown key"},
 		{"unknown key in an account", strings.Replace(serverYAML, "name: sub,", "name: sub, colour: red,", 1),
-			"config: server.accounts[1].colour: unknown key"},
+			"server.accounts[1].colour: unknown key"},
 		{"nothing to serve", "mode: sim-server\n",
 			"server.symbols: at least one is required (or server.exchange_info)\nserver.accounts: at least one (the main account) is required"},
 		{"every problem at once", `mode: sim-server
@@ -159,7 +159,7 @@ func TestDataSourceNone(t *testing.T) {
 func TestServerTypeError(t *testing.T) {
 	t.Parallel()
 	_, err := Load([]byte(serverYAML), []string{"SPOTBOT_SERVER__LIMITS=maybe"}, nil, testRegistry())
-	if want := `config: server.limits: cannot parse value as 'bool': strconv.ParseBool: invalid syntax`; err == nil || err.Error() != want {
+	if want := `server.limits: is not true or false (from SPOTBOT_SERVER__LIMITS)`; err == nil || err.Error() != want {
 		t.Errorf("Load = %v\nwant %s", err, want)
 	}
 }

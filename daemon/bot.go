@@ -150,6 +150,9 @@ func New(opts Options) (*Bot, error) {
 		port, events = b.x.Master(), b.x.Master()
 		b.rclock = session.NewSimClock(b.replay.start)
 		rtClock = b.rclock
+		// Log records carry the replay's time, so a log reads as the
+		// session it replays.
+		b.log = slog.New(simTimeHandler{h: b.log.Handler(), now: b.rclock.Now})
 		base = b.replay.iv
 	default:
 		return nil, fmt.Errorf("daemon: mode: %q is not a trading mode (live, paper or paper-replay)", c.Mode)

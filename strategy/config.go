@@ -3,9 +3,10 @@ package strategy
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
-	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/internal/spelling"
 )
 
 // Config is one strategy instance of a configuration.
@@ -127,7 +129,7 @@ func DecodeParams(raw map[string]any, dst any) error {
 		return fmt.Errorf("params: %w", err)
 	}
 	if err := dec.Decode(raw); err != nil {
-		return errors.New(paramErrors(err))
+		return errors.New(paramErrors(err, dst))
 	}
 	if v, ok := dst.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
@@ -137,40 +139,131 @@ func DecodeParams(raw map[string]any, dst any) error {
 	return nil
 }
 
-// cleanDecodeError flattens mapstructure's multi-error text into one line.
-func cleanDecodeError(err error) string {
-	s := strings.ReplaceAll(err.Error(), "\n", "; ")
-	s = strings.TrimPrefix(s, "decoding failed due to the following error(s):; ; ")
-	return s
+// paramErrors rewrites mapstructure's errors to name each field by its
+// path: an unknown key becomes "params.slowest: unknown parameter; did
+// you mean slow?", a mistyped value "params.fast: is not a whole number".
+// Values are never quoted: a secret pasted into the wrong parameter must
+// not be printed back.
+func paramErrors(err error, dst any) string {
+	t := reflect.TypeOf(dst)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var out []string
+	var walk func(error)
+	walk = func(e error) {
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, x := range j.Unwrap() {
+				walk(x)
+			}
+			return
+		}
+		de, ok := e.(*mapstructure.DecodeError)
+		if !ok {
+			if inner := errors.Unwrap(e); inner != nil {
+				walk(inner)
+				return
+			}
+			out = append(out, "params: "+e.Error())
+			return
+		}
+		inner := de.Unwrap()
+		switch inner.(type) {
+		case interface{ Unwrap() []error }, *mapstructure.DecodeError:
+			walk(inner)
+			return
+		}
+		if keys, ok := strings.CutPrefix(inner.Error(), "has invalid keys: "); ok {
+			known := tagsOf(fieldType(t, de.Name()))
+			for _, k := range strings.Split(keys, ", ") {
+				msg := "unknown parameter"
+				if s, ok := spelling.Closest(k, known); ok {
+					msg += "; did you mean " + s + "?"
+				}
+				out = append(out, "params."+joinPath(de.Name(), k)+": "+msg)
+			}
+			return
+		}
+		out = append(out, "params."+de.Name()+": "+TypeProblem(fieldType(t, de.Name())))
+	}
+	walk(err)
+	return strings.Join(out, "; ")
 }
 
-var (
-	invalidKeys = regexp.MustCompile(`^'([^']*)' has invalid keys: (.+)$`)
-	fieldError  = regexp.MustCompile(`^'([^']+)' (.+)$`)
-)
-
-// paramErrors rewrites mapstructure's errors to name each field by its
-// path: an unknown key becomes "params.slowest: unknown parameter", a
-// mistyped value "params.fast: expected type 'int', ...".
-func paramErrors(err error) string {
-	var out []string
-	for _, line := range strings.Split(cleanDecodeError(err), "; ") {
-		if line == "" {
-			continue
-		}
-		if m := invalidKeys.FindStringSubmatch(line); m != nil {
-			for _, k := range strings.Split(m[2], ", ") {
-				out = append(out, "params."+joinPath(m[1], k)+": unknown parameter")
-			}
-			continue
-		}
-		if m := fieldError.FindStringSubmatch(line); m != nil {
-			out = append(out, "params."+m[1]+": "+m[2])
-			continue
-		}
-		out = append(out, "params: "+line)
+// fieldType follows a dotted path of koanf tags from struct type t; nil
+// when it leaves the structure.
+func fieldType(t reflect.Type, path string) reflect.Type {
+	if path == "" {
+		return t
 	}
-	return strings.Join(out, "; ")
+	for _, name := range strings.Split(path, ".") {
+		for t != nil && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t == nil || t.Kind() != reflect.Struct {
+			return nil
+		}
+		var next reflect.Type
+		for i := 0; i < t.NumField(); i++ {
+			if t.Field(i).Tag.Get("koanf") == name {
+				next = t.Field(i).Type
+			}
+		}
+		t = next
+	}
+	return t
+}
+
+// tagsOf lists a struct type's koanf keys.
+func tagsOf(t reflect.Type) []string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		if tag := t.Field(i).Tag.Get("koanf"); tag != "" {
+			out = append(out, tag)
+		}
+	}
+	return out
+}
+
+// TypeProblem says what a value that did not decode into a field of type
+// t should have been ("is not a duration (such as 90s, ...)"). It never
+// quotes the value, which may be a secret pasted into the wrong field.
+func TypeProblem(t reflect.Type) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t == nil:
+		return "has a value of the wrong type"
+	case t == durationType:
+		return errNotDuration.Error()
+	case t == decimalType:
+		return "is not a decimal number"
+	case t == intervalType:
+		return "is not an interval (known: 1m 5m 15m 30m 60m (or 1h) 4h 1d 1W 1M)"
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "is not true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "is not a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "is not a number"
+	case reflect.String:
+		return "is not text"
+	case reflect.Slice:
+		return "must be a list"
+	case reflect.Map, reflect.Struct:
+		return "must be a section of keys and values"
+	}
+	return "has a value of the wrong type"
 }
 
 func joinPath(prefix, key string) string {
@@ -200,7 +293,11 @@ func decimalHook(from, to reflect.Type, data any) (any, error) {
 	}
 	switch v := data.(type) {
 	case string:
-		return decimal.NewFromString(v)
+		d, err := decimal.NewFromString(v)
+		if err != nil {
+			return nil, errors.New("is not a decimal number") // the value is not quoted
+		}
+		return d, nil
 	case int:
 		return decimal.NewFromInt(int64(v)), nil
 	case int64:
@@ -221,11 +318,47 @@ func durationHook(from, to reflect.Type, data any) (any, error) {
 	}
 	switch v := data.(type) {
 	case string:
-		return time.ParseDuration(v)
+		d, err := ParseDuration(v)
+		if err != nil {
+			// The value is not quoted: a secret pasted into the wrong
+			// field must not be printed back.
+			return nil, errNotDuration
+		}
+		return d, nil
 	case time.Duration:
 		return v, nil
 	}
-	return nil, fmt.Errorf("expected a duration such as \"90s\", got %T", data)
+	return nil, errNotDuration
+}
+
+var errNotDuration = errors.New("is not a duration (such as 90s, 15m, 1h30m or 2d)")
+
+// ParseDuration reads a duration as time.ParseDuration does, with days
+// besides: "60d", "1d12h" (a day is 24 hours).
+func ParseDuration(s string) (time.Duration, error) {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 || i == len(s) || s[i] != 'd' {
+		return time.ParseDuration(s)
+	}
+	days, err := strconv.Atoi(s[:i])
+	if err != nil || days > int(math.MaxInt64/int64(24*time.Hour)) {
+		return 0, fmt.Errorf("duration %q: too many days", s)
+	}
+	d := time.Duration(days) * 24 * time.Hour
+	if rest := s[i+1:]; rest != "" {
+		r, err := time.ParseDuration(rest)
+		if err != nil || r < 0 {
+			return 0, fmt.Errorf("invalid duration %q", s)
+		}
+		if d > math.MaxInt64-r {
+			return 0, fmt.Errorf("duration %q: too long", s)
+		}
+		d += r
+	}
+	return d, nil
 }
 
 func intervalHook(from, to reflect.Type, data any) (any, error) {

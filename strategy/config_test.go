@@ -49,11 +49,11 @@ func TestDecodeParams(t *testing.T) {
 		raw  map[string]any
 		want string
 	}{
-		{map[string]any{"fsat": 5}, "params.fsat: unknown parameter"},
-		{map[string]any{"fast": "five"}, "params.fast: expected type 'int', got unconvertible type 'string'"},
+		{map[string]any{"fsat": 5}, "params.fsat: unknown parameter; did you mean fast?"},
+		{map[string]any{"fast": "five"}, "params.fast: is not a whole number"},
 		{map[string]any{"fast": 40}, "params.fast: must be < slow"},
-		{map[string]any{"fraction": "1/2"}, "params.fraction: can't convert 1/2 to decimal"},
-		{map[string]any{"higher": "8h"}, `params.higher: unknown interval "8h" (known: 1m 5m 15m 30m 60m (or 1h) 4h 1d 1W 1M)`},
+		{map[string]any{"fraction": "1/2"}, "params.fraction: is not a decimal number"},
+		{map[string]any{"higher": "8h"}, "params.higher: is not an interval (known: 1m 5m 15m 30m 60m (or 1h) 4h 1d 1W 1M)"},
 	}
 	for _, b := range bad {
 		p := testParams{Fast: 10, Slow: 30}
@@ -145,5 +145,30 @@ func TestSymbolsOf(t *testing.T) {
 	got := SymbolsOf([]Config{{Symbols: []string{"ETHUSDT", "BTCUSDT"}}, {Symbols: []string{"BTCUSDT", "SOLUSDT"}}, {}})
 	if fmt.Sprint(got) != "[BTCUSDT ETHUSDT SOLUSDT]" {
 		t.Errorf("SymbolsOf = %v", got)
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"90s", 90 * time.Second, true},
+		{"60d", 60 * 24 * time.Hour, true},
+		{"1d12h", 36 * time.Hour, true},
+		{"0d", 0, true},
+		{"1.5h", 90 * time.Minute, true},
+		{"d", 0, false},
+		{"2dx", 0, false},
+		{"1d-1h", 0, false},
+		{"9999999999d", 0, false},
+		{"", 0, false},
+	} {
+		got, err := ParseDuration(tt.in)
+		if got != tt.want || (err == nil) != tt.ok {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v, ok %v", tt.in, got, err, tt.want, tt.ok)
+		}
 	}
 }

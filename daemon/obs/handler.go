@@ -43,6 +43,8 @@ type Options struct {
 	// ControlTimeout bounds how long a control request waits for the bot's
 	// loop to apply it (default 10s).
 	ControlTimeout time.Duration
+	// Build is what spotbot_build_info reports (default: ReadBuildInfo).
+	Build BuildInfo
 }
 
 // handler serves the four endpoints.
@@ -72,8 +74,11 @@ func New(opts Options) (http.Handler, error) {
 			}
 		}
 	}
+	if opts.Build == (BuildInfo{}) {
+		opts.Build = ReadBuildInfo()
+	}
 	reg := prometheus.NewRegistry()
-	if err := reg.Register(newCollector(opts.Status, opts.Quote)); err != nil {
+	if err := reg.Register(newCollector(opts.Status, opts.Quote, opts.Build)); err != nil {
 		return nil, err
 	}
 	if opts.Runtime {

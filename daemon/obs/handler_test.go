@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -101,12 +103,28 @@ func get(t *testing.T, url string) (int, string, string) {
 
 func TestMetricsExactLines(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, Options{Status: fixture})
+	srv := serve(t, Options{Status: fixture, Build: BuildInfo{Version: "v1.4.0", Revision: "0123abc", GoVersion: "go1.26.0"}})
 	code, _, body := get(t, srv.URL+"/metrics")
 	if code != http.StatusOK {
 		t.Fatalf("status %d: %s", code, body)
 	}
 	want := []string{
+		`spotbot_build_info{goversion="go1.26.0",revision="0123abc",version="v1.4.0"} 1`,
+		// Known reasons and kinds are present at zero before they happen.
+		`spotbot_orders_refused_total{reason="balance"} 0`,
+		`spotbot_orders_refused_total{reason="kill-switch"} 0`,
+		`spotbot_orders_refused_total{reason="clock-offset"} 0`,
+		`spotbot_orders_refused_total{reason="store"} 0`,
+		`spotbot_orders_refused_total{reason="shutdown"} 0`,
+		`spotbot_orders_refused_total{reason="ip-banned"} 0`,
+		`spotbot_api_errors_total{code="ip-banned"} 0`,
+		`spotbot_api_errors_total{code="rate-limit"} 0`,
+		`spotbot_api_errors_total{code="unknown-outcome"} 0`,
+		// Spot positions are the account's holdings; the quote asset is not one.
+		`spotbot_spot_position_quantity{asset="BTC"} 0.5`,
+		`spotbot_spot_position_quantity{asset="ETH"} 2`,
+		`spotbot_spot_position_quantity{asset="XYZ"} 3`,
+		`spotbot_rate_budget_use_ratio{pool="ip-weight"} 0.04`,
 		`spotbot_orders_placed_total 7`,
 		`spotbot_orders_refused_total{reason="exchange:-2010"} 1`,
 		`spotbot_orders_refused_total{reason="min-amount"} 2`,
@@ -164,9 +182,51 @@ func TestMetricsExactLines(t *testing.T) {
 	if t.Failed() {
 		t.Logf("body:\n%s", body)
 	}
+	if strings.Contains(body, `spotbot_spot_position_quantity{asset="USDT"}`) {
+		t.Error("the quote asset listed as a spot position")
+	}
+	refused := 0
+	for l := range lines {
+		if strings.HasPrefix(l, "spotbot_orders_refused_total{") {
+			refused++
+		}
+	}
+	// Every known reason, and exchange:-2010 besides.
+	if refused != len(daemon.RefusalReasons())+1 {
+		t.Errorf("%d orders_refused_total series, want %d", refused, len(daemon.RefusalReasons())+1)
+	}
 	// Without Options.Runtime, only the bot's own metrics are served.
 	if strings.Contains(body, "go_goroutines") || strings.Contains(body, "process_") {
 		t.Errorf("runtime collectors present without Options.Runtime")
+	}
+}
+
+// A spot quantity is never negative, even from a balance snapshot that
+// says so; the build information defaults to the binary's.
+func TestMetricsSpotAndBuild(t *testing.T) {
+	t.Parallel()
+	srv := serve(t, Options{Status: func() daemon.Status {
+		return daemon.Status{Phase: daemon.PhaseRunning, Balances: []exchange.Balance{
+			{Asset: "BTC", Free: d("-0.1")}, {Asset: "ETH", Free: d("0"), Locked: d("0.25")}}}
+	}})
+	_, _, body := get(t, srv.URL+"/metrics")
+	b := ReadBuildInfo()
+	if b.GoVersion != runtime.Version() {
+		t.Errorf("go version %q, want %q", b.GoVersion, runtime.Version())
+	}
+	for _, w := range []string{
+		`spotbot_spot_position_quantity{asset="BTC"} 0`,
+		`spotbot_spot_position_quantity{asset="ETH"} 0.25`,
+		fmt.Sprintf(`spotbot_build_info{goversion=%q,revision=%q,version=%q} 1`, b.GoVersion, b.Revision, b.Version),
+		`spotbot_job_runs_total{outcome="error"} 0`,
+		`spotbot_api_errors_total{code="transport"} 0`,
+	} {
+		if !slices.Contains(strings.Split(body, "\n"), w) {
+			t.Errorf("missing line %q", w)
+		}
+	}
+	if t.Failed() {
+		t.Logf("body:\n%s", body)
 	}
 }
 

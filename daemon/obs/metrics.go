@@ -19,6 +19,9 @@ const ns = "spotbot"
 type collector struct {
 	status func() daemon.Status
 	quote  string
+	build  BuildInfo
+
+	buildInfo, spotQty, budgetRatio *prometheus.Desc
 
 	up, placed, refused, unknown, fills, apiErrors, jobRuns *prometheus.Desc
 	bars, polls, retries, gaps, reconciled                  *prometheus.Desc
@@ -29,12 +32,15 @@ type collector struct {
 	blockedBy, bannedUntil, started                         *prometheus.Desc
 }
 
-func newCollector(status func() daemon.Status, quote string) *collector {
+func newCollector(status func() daemon.Status, quote string, build BuildInfo) *collector {
 	d := func(name, help string, labels ...string) *prometheus.Desc {
 		return prometheus.NewDesc(ns+"_"+name, help, labels, nil)
 	}
 	return &collector{
-		status: status, quote: quote,
+		status: status, quote: quote, build: build,
+		buildInfo:       d("build_info", "1, labelled with the binary's version, VCS revision and Go version.", "version", "revision", "goversion"),
+		spotQty:         d("spot_position_quantity", "The account's holding of an asset other than the quote asset (free and locked), from its balances; never negative.", "asset"),
+		budgetRatio:     d("rate_budget_use_ratio", "Share of a rate-budget pool's limit used in the current window (used / max).", "pool"),
 		up:              d("phase", "1 for the bot's current phase (starting, running, stopping, stopped).", "phase"),
 		placed:          d("orders_placed_total", "Orders the exchange accepted."),
 		refused:         d("orders_refused_total", "Orders refused, by rule: a risk or exchange rule, exchange:<code>, clock-offset, shutdown.", "reason"),
@@ -71,7 +77,7 @@ func newCollector(status func() daemon.Status, quote string) *collector {
 
 // Describe implements prometheus.Collector.
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.up, c.placed, c.refused, c.unknown, c.fills, c.apiErrors, c.jobRuns,
+	for _, d := range []*prometheus.Desc{c.buildInfo, c.spotQty, c.budgetRatio, c.up, c.placed, c.refused, c.unknown, c.fills, c.apiErrors, c.jobRuns,
 		c.bars, c.polls, c.retries, c.gaps, c.reconciled, c.budgetUsed, c.budgetMax, c.budgetWindow, c.equity, c.balance,
 		c.realized, c.unrealized, c.positionQty, c.strategyPnL, c.strategyRunning, c.openOrders, c.lastKline,
 		c.clockOffset, c.clockSynced, c.blocked, c.blockedBy, c.bannedUntil, c.killed, c.started} {
@@ -88,6 +94,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
 	}
+	gauge(c.buildInfo, 1, c.build.Version, c.build.Revision, c.build.GoVersion)
 	for _, p := range []string{daemon.PhaseStarting, daemon.PhaseRunning, daemon.PhaseStopping, daemon.PhaseStopped} {
 		gauge(c.up, boolf(s.Phase == p), p)
 	}
@@ -102,10 +109,12 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	counter(c.polls, k.Polls)
 	counter(c.retries, k.Retries)
 	counter(c.gaps, k.Gaps)
-	for _, kv := range sorted(k.OrdersRefused) {
+	// Every known reason and kind is present from the start, at zero, so
+	// that rate() and alerts over one work before it first happens.
+	for _, kv := range sorted(withZeros(k.OrdersRefused, daemon.RefusalReasons())) {
 		counter(c.refused, kv.v, kv.k)
 	}
-	for _, kv := range sorted(k.APIErrors) {
+	for _, kv := range sorted(withZeros(k.APIErrors, daemon.APIErrorKinds())) {
 		counter(c.apiErrors, kv.v, kv.k)
 	}
 	// Both outcomes always appear, so a rate() over errors works before
@@ -128,6 +137,9 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 		gauge(c.budgetUsed, float64(b.Used), b.Pool)
 		gauge(c.budgetMax, float64(b.Max), b.Pool)
 		gauge(c.budgetWindow, b.Window.Seconds(), b.Pool)
+		if b.Max > 0 {
+			gauge(c.budgetRatio, float64(b.Used)/float64(b.Max), b.Pool)
+		}
 	}
 	c.collectMoney(ch, s, gauge)
 	for _, st := range s.Strategies {
@@ -172,6 +184,11 @@ func (c *collector) collectMoney(ch chan<- prometheus.Metric, s daemon.Status, g
 	for _, b := range s.Balances {
 		amt := b.Free.Add(b.Locked)
 		gauge(c.balance, amt.InexactFloat64(), b.Asset)
+		if b.Asset != c.quote {
+			// A spot account cannot be short: what it holds is the
+			// position, whatever the instances' own books say.
+			gauge(c.spotQty, decimal.Max(amt, decimal.Zero).InexactFloat64(), b.Asset)
+		}
 		switch p, ok := last[b.Asset+c.quote]; {
 		case b.Asset == c.quote:
 			equity = equity.Add(amt)
@@ -218,6 +235,19 @@ func lastCloses(feeds []daemon.FeedKline) map[string]decimal.Decimal {
 		if t, ok := at[f.Symbol]; !ok || ms > t {
 			out[f.Symbol], at[f.Symbol] = f.Close, ms
 		}
+	}
+	return out
+}
+
+// withZeros returns counts with every known label present, at zero when
+// it has not happened.
+func withZeros(counts map[string]int, known []string) map[string]int {
+	out := make(map[string]int, len(counts)+len(known))
+	for _, k := range known {
+		out[k] = 0
+	}
+	for k, v := range counts {
+		out[k] = v
 	}
 	return out
 }

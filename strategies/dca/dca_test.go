@@ -114,7 +114,7 @@ func TestParams(t *testing.T) {
 		{cfg(map[string]any{"amount": 10, "schedule": "every day"}, "BTCUSDT"),
 			"params.schedule: expected 5 to 6 fields, found 2: [every day]"},
 		{cfg(map[string]any{"amount": 10}, "BTCUSDT", "ETHUSDT"), "symbols: dca trades exactly one symbol"},
-		{cfg(map[string]any{"amount": 10, "dips": 1}, "BTCUSDT"), "params.dips: unknown parameter"},
+		{cfg(map[string]any{"amount": 10, "dips": 1}, "BTCUSDT"), "params.dips: unknown parameter; did you mean dip?"},
 	} {
 		if _, err := dca.New(tt.cfg); err == nil || err.Error() != tt.want {
 			t.Errorf("%v: error %v, want %q", tt.cfg.Params, err, tt.want)

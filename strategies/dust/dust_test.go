@@ -166,8 +166,8 @@ func TestParams(t *testing.T) {
 		want   string
 	}{
 		{map[string]any{"schedule": "* * *"}, "params.schedule: expected 5 to 6 fields, found 3: [* * *]"},
-		{map[string]any{"exclude": "BNB"}, "params.exclude: source data must be an array or slice, got string"},
-		{map[string]any{"excludes": []any{"BNB"}}, "params.excludes: unknown parameter"},
+		{map[string]any{"exclude": "BNB"}, "params.exclude: must be a list"},
+		{map[string]any{"excludes": []any{"BNB"}}, "params.excludes: unknown parameter; did you mean exclude?"},
 	} {
 		if _, err := dust.New(strategy.Config{Name: dust.Name, ID: "d", Params: tt.params}); err == nil || err.Error() != tt.want {
 			t.Errorf("%v: error %v, want %q", tt.params, err, tt.want)

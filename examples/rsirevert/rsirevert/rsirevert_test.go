@@ -75,7 +75,7 @@ func TestParams(t *testing.T) {
 		{map[string]any{"low": 0}, "params.low: must be in (0, high)"},
 		{map[string]any{"high": 100}, "params.high: must be below 100"},
 		{map[string]any{"fraction": 0}, "params.fraction: must be in (0, 1]"},
-		{map[string]any{"lo": 20}, "params.lo: unknown parameter"},
+		{map[string]any{"lo": 20}, "params.lo: unknown parameter; did you mean low?"},
 	} {
 		_, err := rsirevert.New(strategy.Config{Name: rsirevert.Name, ID: "rsi", Symbols: []string{"BTCUSDT"}, Params: tc.params})
 		if err == nil || err.Error() != tc.want {
