@@ -60,8 +60,8 @@ type Bot struct {
 	gate   *risk.Gate
 	rt     *strategy.Runtime
 	jr     *journal
-	x      *sim.Exchange     // paper modes
-	rclock *session.SimClock // paper-replay: the runtime's clock
+	x      *sim.Exchange // paper modes
+	rclock *sharedClock  // paper-replay: the runtime's clock
 
 	insts   map[string]bool
 	feeds   []strategy.Feed
@@ -148,7 +148,7 @@ func New(opts Options) (*Bot, error) {
 			return nil, err
 		}
 		port, events = b.x.Master(), b.x.Master()
-		b.rclock = session.NewSimClock(b.replay.start)
+		b.rclock = newSharedClock(b.replay.start)
 		rtClock = b.rclock
 		// Log records carry the replay's time, so a log reads as the
 		// session it replays.

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 )
 
@@ -27,4 +28,27 @@ func (s simTimeHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 
 func (s simTimeHandler) WithGroup(name string) slog.Handler {
 	return simTimeHandler{h: s.h.WithGroup(name), now: s.now}
+}
+
+// sharedClock is paper-replay's simulated clock, safe for concurrent use:
+// the loop sets it, and logs written from any goroutine read it.
+type sharedClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newSharedClock(t time.Time) *sharedClock { return &sharedClock{t: t} }
+
+// Now implements strategy.Clock.
+func (c *sharedClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Set moves the clock.
+func (c *sharedClock) Set(t time.Time) {
+	c.mu.Lock()
+	c.t = t
+	c.mu.Unlock()
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/spotbot/spotbot/exchange"
@@ -74,26 +73,16 @@ func NewRuntime(o Options) (*strategy.Runtime, *risk.Gate, error) {
 }
 
 // SimClock is a simulated session's clock: the time of the step being
-// handled, set by the Loop. It is safe for concurrent use: a paper-replay
-// bot's logs, written from any goroutine, are stamped with it.
-type SimClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+// handled, set by the Loop. It is read and set by the loop's goroutine
+// alone (a backtest reads it at every order); a session that reads it from
+// other goroutines too wraps it (the daemon's paper-replay logs).
+type SimClock struct{ t time.Time }
 
 // NewSimClock returns a clock at t.
 func NewSimClock(t time.Time) *SimClock { return &SimClock{t: t} }
 
 // Now implements strategy.Clock.
-func (c *SimClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
+func (c *SimClock) Now() time.Time { return c.t }
 
 // Set moves the clock.
-func (c *SimClock) Set(t time.Time) {
-	c.mu.Lock()
-	c.t = t
-	c.mu.Unlock()
-}
+func (c *SimClock) Set(t time.Time) { c.t = t }
