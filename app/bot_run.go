@@ -127,10 +127,17 @@ func runBot(ctx context.Context, d deps, cfgPath string, speed float64, logOut i
 		st.Close()
 		return err
 	}
+	stopCommands, err := startTelegramCommands(cfg, bot, environ, clock, log)
+	if err != nil {
+		stopListener()
+		st.Close()
+		return err
+	}
 	done := make(chan struct{})
 	defer close(done)
 	go forceOnSecondSignal(ctx, done, log, notifySignals, forceExit)
 	err = bot.Run(ctx)
+	stopCommands()
 	stopListener()
 	if cerr := st.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("store: %w", cerr)

@@ -44,6 +44,9 @@ type NotifyTelegram struct {
 	ChatIDs   []string `koanf:"chat_ids"`
 	TokenEnv  string   `koanf:"token_env"`
 	TokenFile string   `koanf:"token_file"`
+	// Commands reads the chats' commands (/status, /balance, /pause,
+	// /resume, /forceexit) by long-polling getUpdates.
+	Commands bool `koanf:"commands"`
 }
 
 // Enabled reports whether any sink is configured.
@@ -78,8 +81,8 @@ func (n Notify) validate() []error {
 				add(fmt.Sprintf("telegram.chat_ids[%d]", i), "must be a chat id (an integer) or @channel name")
 			}
 		}
-	} else if tg.TokenEnv != "" || tg.TokenFile != "" || tg.BaseURL != "" {
-		add("telegram.chat_ids", "required with a telegram token or base_url")
+	} else if tg.TokenEnv != "" || tg.TokenFile != "" || tg.BaseURL != "" || tg.Commands {
+		add("telegram.chat_ids", "required with a telegram token, base_url or commands")
 	}
 	if n.RateLimit < 0 {
 		add("rate_limit", "%d must not be negative", n.RateLimit)

@@ -64,7 +64,7 @@ func TestNotifySection(t *testing.T) {
 		}
 	}
 	_, err = Load([]byte(goodDaemon+"notify: {telegram: {token_env: TG}, webhook: {secret_env: S}}\n"), nil, nil, testRegistry())
-	for _, w := range []string{"notify.telegram.chat_ids: required with a telegram token or base_url", "notify.webhook.url: required with a webhook secret"} {
+	for _, w := range []string{"notify.telegram.chat_ids: required with a telegram token, base_url or commands", "notify.webhook.url: required with a webhook secret"} {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("missing %q in %v", w, err)
 		}

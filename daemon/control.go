@@ -31,6 +31,10 @@ type Action struct {
 	Symbol string
 	// Job, for a run, names the schedule; empty picks the only one.
 	Job string
+	// Source is where the action came from: empty for the control API,
+	// "telegram" for a Telegram command. It is logged and, when not
+	// empty, noted in the recorded details.
+	Source string
 }
 
 // ActionResult is what an action did.
@@ -226,11 +230,19 @@ func (b *Bot) recordControl(ctx context.Context, a Action, res ActionResult, err
 	}
 	if err != nil {
 		rec.Details = err.Error()
+	}
+	source := a.Source
+	if source == "" {
+		source = "api"
+	} else {
+		rec.Details += " (via " + a.Source + ")"
+	}
+	if err != nil {
 		b.log.Warn("control action failed", slog.String("action", a.Name), slog.String("instance", a.Instance),
-			slog.String("args", rec.Args), slog.Any("err", err))
+			slog.String("args", rec.Args), slog.String("source", source), slog.Any("err", err))
 	} else {
 		b.log.Info("control action", slog.String("action", a.Name), slog.String("instance", a.Instance),
-			slog.String("args", rec.Args), slog.String("details", rec.Details))
+			slog.String("args", rec.Args), slog.String("source", source), slog.String("details", rec.Details))
 	}
 	if _, rerr := b.opts.Store.RecordControl(ctx, rec); rerr != nil {
 		b.fail("recording a control action", rerr)

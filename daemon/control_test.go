@@ -171,6 +171,10 @@ func TestControlActions(t *testing.T) {
 	record(pause, true, "paused")
 	check(pause, "already paused", "")
 	record(pause, true, "already paused")
+	// A Telegram command takes the same path; the record notes its source.
+	tgPause := Action{Name: ActionPause, Instance: "eth-grid", Source: "telegram"}
+	check(tgPause, "already paused", "")
+	record(tgPause, true, "already paused (via telegram)")
 	var open []string
 	for _, o := range h.bot.Status().OpenOrders {
 		open = append(open, o.ClientOrderID)

@@ -58,22 +58,24 @@ type sendMessage struct {
 
 // Send implements Sink. Errors never carry the URL: it holds the token.
 func (t *Telegram) Send(ctx context.Context, ev Event, repeats int) error {
-	body, err := json.Marshal(sendMessage{ChatID: t.chat, Text: message(ev, repeats)})
+	return sendText(ctx, t.client, t.base, t.token, t.chat, message(ev, repeats))
+}
+
+// sendText posts text to chat through sendMessage. Errors never carry the
+// URL: it holds the token.
+func sendText(ctx context.Context, client *http.Client, base, token, chat, text string) error {
+	body, err := json.Marshal(sendMessage{ChatID: chat, Text: text})
 	if err != nil {
 		return fmt.Errorf("telegram: %w: %w", ErrPermanent, err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.base+"/bot"+t.token+"/sendMessage", bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/bot"+token+"/sendMessage", bytes.NewReader(body))
 	if err != nil {
 		return fmt.Errorf("telegram: %w: invalid request", ErrPermanent)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := t.client.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return fmt.Errorf("telegram: sendMessage: %w", err)
+		return fmt.Errorf("telegram: sendMessage: %w", unwrapURL(err))
 	}
 	defer resp.Body.Close()
 	var reply struct {
@@ -91,6 +93,15 @@ func (t *Telegram) Send(ctx context.Context, ev Event, repeats int) error {
 		return fmt.Errorf("telegram: sendMessage not ok: %w", ErrPermanent)
 	}
 	return nil
+}
+
+// unwrapURL drops a *url.Error's URL, which holds the token.
+func unwrapURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
 
 func clip(s string) string {

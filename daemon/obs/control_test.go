@@ -79,7 +79,7 @@ func TestControlAPI(t *testing.T) {
 			t.Errorf("%s: WWW-Authenticate %q", tt.name, w.Header().Get("WWW-Authenticate"))
 		}
 	}
-	if s := fmt.Sprint(got); s != "[{pause g  } {cancel g  } {force-exit g BTCUSDT } {explode g  } {run g  daily}]" {
+	if s := fmt.Sprint(got); s != "[{pause g   } {cancel g   } {force-exit g BTCUSDT  } {explode g   } {run g  daily }]" {
 		t.Errorf("actions %s", s)
 	}
 }
