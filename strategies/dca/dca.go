@@ -87,6 +87,25 @@ type Strategy struct {
 	iv     exchange.Interval
 }
 
+// Reload implements strategy.Reloader (the control API's reload): amount
+// and dip apply from the next run. A schedule or lookback of its own
+// reshapes the schedules and the warm-up, so it waits for a restart and is
+// refused here. Keys the new params leave out keep their values.
+func (s *Strategy) Reload(params map[string]any) error {
+	p := s.p
+	if err := strategy.DecodeParams(params, &p); err != nil {
+		return err
+	}
+	switch {
+	case p.Schedule != s.p.Schedule:
+		return errors.New("schedule: changes at a restart, not by a reload")
+	case p.Lookback != s.p.Lookback:
+		return errors.New("lookback: changes at a restart, not by a reload")
+	}
+	s.p = p
+	return nil
+}
+
 // WarmUp asks for the lookback window.
 func (s *Strategy) WarmUp() int { return s.p.Lookback }
 
