@@ -25,6 +25,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/internal/keys"
 	"github.com/spotbot/spotbot/risk"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -223,11 +224,8 @@ func isServerAccountKeyID(parent, name string) bool {
 // topLevel lists the configuration's top-level keys, from Config's tags.
 func topLevel() map[string]bool {
 	out := map[string]bool{}
-	t := reflect.TypeOf(Config{})
-	for i := 0; i < t.NumField(); i++ {
-		if tag := t.Field(i).Tag.Get("koanf"); tag != "" {
-			out[tag] = true
-		}
+	for _, k := range keys.Of(reflect.TypeOf(Config{})) {
+		out[k] = true
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/go-viper/mapstructure/v2"
 	yamlv3 "go.yaml.in/yaml/v3"
 
+	"github.com/spotbot/spotbot/internal/keys"
 	"github.com/spotbot/spotbot/internal/spelling"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -137,9 +138,7 @@ func typeAt(name string) (reflect.Type, string) {
 	t := reflect.TypeOf(Config{})
 	var path strings.Builder
 	for _, tok := range pathTokens(name) {
-		for t != nil && t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
+		t = keys.Deref(t)
 		switch {
 		case t == nil:
 		case t.Kind() == reflect.Map:
@@ -148,7 +147,7 @@ func typeAt(name string) (reflect.Type, string) {
 		case t.Kind() == reflect.Slice && strings.HasPrefix(tok, "["):
 			t = t.Elem()
 		case t.Kind() == reflect.Struct:
-			t = fieldByTag(t, tok)
+			t = keys.Field(t, tok)
 		default:
 			t = nil
 		}
@@ -160,31 +159,10 @@ func typeAt(name string) (reflect.Type, string) {
 	return t, path.String()
 }
 
-func fieldByTag(t reflect.Type, tag string) reflect.Type {
-	for i := 0; i < t.NumField(); i++ {
-		if t.Field(i).Tag.Get("koanf") == tag {
-			return t.Field(i).Type
-		}
-	}
-	return nil
-}
-
 // knownKeys lists the keys of the section at path, from its koanf tags.
 func knownKeys(path string) []string {
 	t, _ := typeAt(path)
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil || t.Kind() != reflect.Struct {
-		return nil
-	}
-	var out []string
-	for i := 0; i < t.NumField(); i++ {
-		if tag := t.Field(i).Tag.Get("koanf"); tag != "" {
-			out = append(out, tag)
-		}
-	}
-	return out
+	return keys.Of(t)
 }
 
 // problem is one thing wrong with a configuration, at a path.

@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/internal/keys"
 	"github.com/spotbot/spotbot/internal/spelling"
 )
 
@@ -173,9 +174,9 @@ func paramErrors(err error, dst any) string {
 			walk(inner)
 			return
 		}
-		if keys, ok := strings.CutPrefix(inner.Error(), "has invalid keys: "); ok {
-			known := tagsOf(fieldType(t, de.Name()))
-			for _, k := range strings.Split(keys, ", ") {
+		if unknown, ok := strings.CutPrefix(inner.Error(), "has invalid keys: "); ok {
+			known := keys.Of(fieldType(t, de.Name()))
+			for _, k := range strings.Split(unknown, ", ") {
 				msg := "unknown parameter"
 				if s, ok := spelling.Closest(k, known); ok {
 					msg += "; did you mean " + s + "?"
@@ -197,47 +198,18 @@ func fieldType(t reflect.Type, path string) reflect.Type {
 		return t
 	}
 	for _, name := range strings.Split(path, ".") {
-		for t != nil && t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		if t == nil || t.Kind() != reflect.Struct {
+		if t = keys.Field(t, name); t == nil {
 			return nil
 		}
-		var next reflect.Type
-		for i := 0; i < t.NumField(); i++ {
-			if t.Field(i).Tag.Get("koanf") == name {
-				next = t.Field(i).Type
-			}
-		}
-		t = next
 	}
 	return t
-}
-
-// tagsOf lists a struct type's koanf keys.
-func tagsOf(t reflect.Type) []string {
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil || t.Kind() != reflect.Struct {
-		return nil
-	}
-	var out []string
-	for i := 0; i < t.NumField(); i++ {
-		if tag := t.Field(i).Tag.Get("koanf"); tag != "" {
-			out = append(out, tag)
-		}
-	}
-	return out
 }
 
 // TypeProblem says what a value that did not decode into a field of type
 // t should have been ("is not a duration (such as 90s, ...)"). It never
 // quotes the value, which may be a secret pasted into the wrong field.
 func TypeProblem(t reflect.Type) string {
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
+	t = keys.Deref(t)
 	switch {
 	case t == nil:
 		return "has a value of the wrong type"
