@@ -409,26 +409,7 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 			add("account.balances."+a, "must not be negative")
 		}
 	}
-	if c.Sim.Fill != "trade-through" && c.Sim.Fill != "touch" {
-		add("sim.fill", "%smust be trade-through or touch", shown(c.Sim.Fill))
-	}
-	if c.Sim.Market != "next-open" && c.Sim.Market != "close" {
-		add("sim.market", "%smust be next-open or close", shown(c.Sim.Market))
-	}
-	if c.Sim.SlippageBps.IsNegative() {
-		add("sim.slippage_bps", "must not be negative")
-	}
-	if c.Sim.SlippageTicks < 0 {
-		add("sim.slippage_ticks", "%d must not be negative", c.Sim.SlippageTicks)
-	}
-	for _, f := range []struct {
-		path string
-		fee  *decimal.Decimal
-	}{{"sim.maker_fee", c.Sim.MakerFee}, {"sim.taker_fee", c.Sim.TakerFee}} {
-		if f.fee != nil && (f.fee.IsNegative() || f.fee.GreaterThanOrEqual(decimal.NewFromInt(1))) {
-			add(f.path, "%s must be at least 0 and below 1", f.fee)
-		}
-	}
+	errs = append(errs, c.Sim.problems()...)
 	if err := c.Risk.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("risk.%w", err))
 	}

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -56,60 +55,23 @@ func (f Fill) String() string {
 	return s
 }
 
-// Market fill words of sim.market, and limit fill words of sim.fill.
-const (
-	MarketNextOpen    = "next-open"
-	MarketClose       = "close"
-	LimitTradeThrough = "trade-through"
-	LimitTouch        = "touch"
-	marketFillWords   = MarketNextOpen + " or " + MarketClose
-	limitFillWords    = LimitTradeThrough + " or " + LimitTouch
-)
-
 // FillFromConfig is the one translation of the configuration's sim.*
 // options into the fill model; every command that builds a simulated
-// exchange goes through it.
+// exchange goes through it. An empty word is the default; a section that
+// fails config.Sim.Check is refused with its problems.
 func FillFromConfig(c config.Sim) (Fill, error) {
-	f := Fill{SlippageBps: c.SlippageBps, SlippageTicks: c.SlippageTicks, MakerFee: c.MakerFee, TakerFee: c.TakerFee,
-		RateLimits: c.RateLimits, TokenFees: c.TokenFees}
-	var errs []error
-	switch c.Fill {
-	case "", LimitTradeThrough:
-	case LimitTouch:
-		f.Touch = true
-	default:
-		errs = append(errs, fmt.Errorf("sim.fill: %q must be %s", c.Fill, limitFillWords))
+	if c.Fill == "" {
+		c.Fill = config.FillTradeThrough
 	}
-	switch c.Market {
-	case "", MarketNextOpen:
-	case MarketClose:
-		f.AtSignalClose = true
-	default:
-		errs = append(errs, fmt.Errorf("sim.market: %q must be %s", c.Market, marketFillWords))
+	if c.Market == "" {
+		c.Market = config.MarketNextOpen
 	}
-	if f.SlippageBps.IsNegative() {
-		errs = append(errs, fmt.Errorf("sim.slippage_bps: %s must not be negative", f.SlippageBps))
+	if err := c.Check(); err != nil {
+		return Fill{}, err
 	}
-	if f.SlippageTicks < 0 {
-		errs = append(errs, fmt.Errorf("sim.slippage_ticks: %d must not be negative", f.SlippageTicks))
-	}
-	for name, fee := range map[string]*decimal.Decimal{"sim.maker_fee": c.MakerFee, "sim.taker_fee": c.TakerFee} {
-		if fee != nil && (fee.IsNegative() || fee.GreaterThanOrEqual(decimal.NewFromInt(1))) {
-			errs = append(errs, fmt.Errorf("%s: %s must be at least 0 and below 1", name, fee))
-		}
-	}
-	slices.SortFunc(errs, func(a, b error) int { return compareText(a.Error(), b.Error()) })
-	return f, errors.Join(errs...)
-}
-
-func compareText(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return Fill{Touch: c.Fill == config.FillTouch, AtSignalClose: c.Market == config.MarketClose,
+		SlippageBps: c.SlippageBps, SlippageTicks: c.SlippageTicks, MakerFee: c.MakerFee, TakerFee: c.TakerFee,
+		RateLimits: c.RateLimits, TokenFees: c.TokenFees}, nil
 }
 
 // Venue describes a simulated exchange to build.

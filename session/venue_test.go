@@ -30,11 +30,13 @@ func TestFillFromConfig(t *testing.T) {
 	bad := decimal.NewFromInt(1)
 	_, err = session.FillFromConfig(config.Sim{Fill: "cross", Market: "immediate", SlippageBps: decimal.NewFromInt(-1),
 		SlippageTicks: -1, MakerFee: &bad})
+	// The problems config.Sim.Check reports, in its order: one home for
+	// the sim section's rules.
 	want := `sim.fill: "cross" must be trade-through or touch
-sim.maker_fee: 1 must be at least 0 and below 1
 sim.market: "immediate" must be next-open or close
-sim.slippage_bps: -1 must not be negative
-sim.slippage_ticks: -1 must not be negative`
+sim.slippage_bps: must not be negative
+sim.slippage_ticks: -1 must not be negative
+sim.maker_fee: 1 must be at least 0 and below 1`
 	if err == nil || err.Error() != want {
 		t.Errorf("err:\n%v\nwant:\n%s", err, want)
 	}
