@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -20,6 +22,7 @@ import (
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/daemon"
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/exchange/exchangetest"
 	"github.com/spotbot/spotbot/exchange/sim"
 	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/session"
@@ -129,46 +132,38 @@ func storeFills(t *testing.T, st *store.Store) []string {
 	return out
 }
 
-// parityClock is the live run's clock and the simulated server's: a wait
-// moves time at once, feeding the bars that closed meanwhile, and ends
-// the session at stop.
-type parityClock struct {
-	mu   sync.Mutex
-	x    *sim.Exchange
-	bars []struct {
+// feedAsTimePasses makes clock the live run's clock and the simulated
+// server's: each wait moves it at once, feeds x the bars that closed
+// meanwhile, and at stop ends the session.
+func feedAsTimePasses(clock *exchangetest.StepClock, x *sim.Exchange, bars map[string][]exchange.Kline, stop time.Time,
+	cancel context.CancelFunc) {
+	type symbolBar struct {
 		sym string
 		k   exchange.Kline
 	}
-	next   int
-	stop   time.Time
-	cancel context.CancelFunc
-}
-
-func (c *parityClock) Now() time.Time { return c.x.Now() }
-
-func (c *parityClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := c.x.Now().Add(d)
-	if !t.Before(c.stop) {
-		c.cancel()
-		t = c.stop
-	}
-	c.advance(t)
-	ch := make(chan time.Time, 1)
-	ch <- c.x.Now()
-	return ch
-}
-
-func (c *parityClock) advance(t time.Time) {
-	for c.next < len(c.bars) && !exchange.Interval60m.Next(c.bars[c.next].k.OpenTime).After(t) {
-		b := c.bars[c.next]
-		if err := c.x.FeedKline(b.sym, exchange.Interval60m, b.k); err != nil {
-			panic(err)
+	var all []symbolBar
+	for _, sym := range slices.Sorted(maps.Keys(bars)) {
+		for _, k := range bars[sym] {
+			all = append(all, symbolBar{sym, k})
 		}
-		c.next++
 	}
-	c.x.SetTime(t)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].k.OpenTime.Before(all[j].k.OpenTime) })
+	var mu sync.Mutex
+	next := 0
+	clock.OnStep = func(now time.Time) {
+		mu.Lock()
+		defer mu.Unlock()
+		for next < len(all) && !exchange.Interval60m.Next(all[next].k.OpenTime).After(now) {
+			if err := x.FeedKline(all[next].sym, exchange.Interval60m, all[next].k); err != nil {
+				panic(err) // the sample's bars are valid and in order: a test bug
+			}
+			next++
+		}
+		x.SetTime(now)
+		if !now.Before(stop) {
+			cancel()
+		}
+	}
 }
 
 // One strategy, written once, makes the same orders and fills, to the
@@ -217,7 +212,7 @@ func TestParityBacktestPaperReplayLive(t *testing.T) {
 	}
 	defer prStore.Close()
 	bot, err := daemon.New(daemon.Options{Config: c, Registry: parityRegistry(prLog), Store: prStore, Replay: data,
-		Clock: &parityClock{x: mustSim(t), stop: end}})
+		Clock: exchangetest.NewStepClock(end)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,16 +230,10 @@ func TestParityBacktestPaperReplayLive(t *testing.T) {
 	x := run.x
 	hs := httptest.NewServer(run.s)
 	defer hs.Close()
-	clock := &parityClock{x: x, stop: end.Add(time.Minute)}
-	for _, sym := range []string{"BTCUSDT", "TOKUSDT"} {
-		for _, k := range run.replay.Bars[sym] {
-			clock.bars = append(clock.bars, struct {
-				sym string
-				k   exchange.Kline
-			}{sym, k})
-		}
-	}
-	sort.SliceStable(clock.bars, func(i, j int) bool { return clock.bars[i].k.OpenTime.Before(clock.bars[j].k.OpenTime) })
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	clock := exchangetest.NewStepClock(x.Now())
+	feedAsTimePasses(clock, x, run.replay.Bars, end.Add(time.Minute), cancel)
 	if got := x.Now(); !got.Equal(start.Add(parityWarm * time.Hour)) {
 		t.Fatalf("the server starts at %s, want the end of the warm-up", got)
 	}
@@ -267,9 +256,6 @@ func TestParityBacktestPaperReplayLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	clock.cancel = cancel
 	if err := bot.Run(lctx); err != nil {
 		t.Fatal(err)
 	}
@@ -339,14 +325,4 @@ data: {source: csv, path: %s, interval: 1h, speed: 1}
 		t.Fatal(err)
 	}
 	return run
-}
-
-// mustSim is an empty simulator, the paper-replay run's wall clock (it
-// never waits: speed 0).
-func mustSim(t *testing.T) *sim.Exchange {
-	x, err := sim.New(sim.Options{Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return x
 }
