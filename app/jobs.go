@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strconv"
 	"strings"
 	"time"
 
@@ -185,9 +184,12 @@ func (j *jobRun) runWith(ctx context.Context, st *store.Store, sc strategy.Confi
 		return fmt.Errorf("jobs run: %w", err)
 	}
 	if env.simulated {
-		if err := reserveJobSequence(ctx, st, rt, jr); err != nil {
-			return err
+		seq, err := session.ReserveSequence(ctx, st)
+		if err != nil {
+			return fmt.Errorf("jobs run: %w", err)
 		}
+		rt.SetSequence(seq.Start)
+		jr.session = seq.Tag
 	}
 	if err := rt.Start(ctx); err != nil {
 		return fmt.Errorf("jobs run: %w", err)
@@ -225,36 +227,5 @@ func (j *jobRun) runWith(ctx context.Context, st *store.Store, sc strategy.Confi
 	if run.Err != nil {
 		return fmt.Errorf("jobs run: %s: %w", sc.ID, run.Err)
 	}
-	return nil
-}
-
-// jobSequenceKey is the store state under which simulated sessions
-// reserve client-id sequence ranges; it is the daemon's replay sequence
-// (daemon/replay.go), so job runs and replay sessions share one counter
-// and never reuse a client order id in one store.
-const jobSequenceKey = "#replay-sequence"
-
-// jobSequenceReserve is the range one simulated run reserves.
-const jobSequenceReserve = 100_000
-
-// reserveJobSequence gives a simulated run a fresh range of client-id
-// sequence numbers and a tag for its trade ids: a simulated exchange
-// numbers trades from 1 in every process.
-func reserveJobSequence(ctx context.Context, st *store.Store, rt *strategy.Runtime, jr *jobJournal) error {
-	var start int64
-	data, ok, err := st.LoadState(ctx, jobSequenceKey)
-	if err != nil {
-		return fmt.Errorf("jobs run: %w", err)
-	}
-	if ok {
-		if start, err = strconv.ParseInt(string(data), 10, 64); err != nil || start < 0 {
-			return fmt.Errorf("jobs run: store: the saved replay sequence %q is not a number", data)
-		}
-	}
-	if err := st.SaveState(ctx, jobSequenceKey, []byte(strconv.FormatInt(start+jobSequenceReserve, 10))); err != nil {
-		return fmt.Errorf("jobs run: %w", err)
-	}
-	rt.SetSequence(start)
-	jr.session = "s" + strconv.FormatInt(start, 36) + "-"
 	return nil
 }

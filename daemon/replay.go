@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/spotbot/spotbot/config"
@@ -60,44 +59,16 @@ func loadReplay(c *config.Config, given map[string][]exchange.Kline, symbols []s
 	return r, nil
 }
 
-// sequenceKey keys, among the strategy states of the store, the client-id
-// sequence of replay sessions; instance ids cannot contain '#'.
-const sequenceKey = "#replay-sequence"
-
-// sequenceReserve is the range of client-id sequence numbers a replay
-// session reserves before it starts, so that a session that crashes
-// leaves the next one a fresh range.
-const sequenceReserve = 100_000
-
-// reserveSequence gives a simulated session a range of client-id sequence
-// numbers no earlier session used (a replay starts over at the same bars,
-// so the clock part of client ids repeats across sessions) and a session
-// tag for its trade ids.
+// reserveSequence gives a simulated session its range of client-id
+// sequence numbers and the tag of its trade ids (session.ReserveSequence).
 func (b *Bot) reserveSequence(ctx context.Context) error {
-	var start int64
-	data, ok, err := b.opts.Store.LoadState(ctx, sequenceKey)
+	seq, err := session.ReserveSequence(ctx, b.opts.Store)
 	if err != nil {
 		return fmt.Errorf("daemon: %w", err)
 	}
-	if ok {
-		if start, err = strconv.ParseInt(string(data), 10, 64); err != nil || start < 0 {
-			return fmt.Errorf("daemon: store: the saved replay sequence %q is not a number", data)
-		}
-	}
-	if err := b.saveSequence(ctx, start+sequenceReserve); err != nil {
-		return err
-	}
-	b.rt.SetSequence(start)
-	b.seqStart = start
-	b.jr.session = "s" + strconv.FormatInt(start, 36) + "-"
-	return nil
-}
-
-// saveSequence records where the next replay session's sequence starts.
-func (b *Bot) saveSequence(ctx context.Context, next int64) error {
-	if err := b.opts.Store.SaveState(ctx, sequenceKey, []byte(strconv.FormatInt(next, 10))); err != nil {
-		return fmt.Errorf("daemon: %w", err)
-	}
+	b.rt.SetSequence(seq.Start)
+	b.seqStart = seq.Start
+	b.jr.session = seq.Tag
 	return nil
 }
 
@@ -155,8 +126,10 @@ func (b *Bot) runReplay(ctx context.Context) error {
 		return fmt.Errorf("daemon: %w", err)
 	}
 	b.log.Info("replay data exhausted", slog.Time("last_bar_close", b.rclock.Now()))
-	if used := b.rt.Sequence(); used < b.seqStart+sequenceReserve {
-		return b.saveSequence(ctx, used+1)
+	if used := b.rt.Sequence(); used < b.seqStart+session.SequenceReserve {
+		if err := session.SaveSequence(ctx, b.opts.Store, used+1); err != nil {
+			return fmt.Errorf("daemon: %w", err)
+		}
 	}
 	return nil
 }
