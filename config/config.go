@@ -18,9 +18,7 @@ import (
 	"time"
 
 	"github.com/go-viper/mapstructure/v2"
-	"github.com/knadh/koanf/parsers/yaml"
 	"github.com/knadh/koanf/providers/confmap"
-	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
 	"github.com/shopspring/decimal"
 
@@ -277,17 +275,12 @@ func Inspect(file string, yamlText []byte, environ []string, overrides map[strin
 	if err := k.Load(confmap.Provider(Defaults(), "."), nil); err != nil {
 		return nil, err
 	}
-	if len(yamlText) > 0 {
-		if err := k.Load(rawbytes.Provider(yamlText), yaml.Parser()); err != nil {
-			return nil, fmt.Errorf("config: %w", err)
-		}
-	}
-	if key, instead := secretIn("", k.Raw()); key != "" {
-		return nil, fmt.Errorf("config: %s: secrets must not be in the configuration file; %s", key, instead)
-	}
-	err := k.Load(envProvider(environ), nil)
+	user, err := userLayer(yamlText, environ)
 	if err != nil {
-		return nil, fmt.Errorf("config: environment: %w", err)
+		return nil, err
+	}
+	if err := k.Merge(user); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
 	}
 	if len(overrides) > 0 {
 		if err := k.Load(confmap.Provider(overrides, "."), nil); err != nil {
@@ -295,7 +288,8 @@ func Inspect(file string, yamlText []byte, environ []string, overrides map[strin
 		}
 	}
 	var c Config
-	c.set = userKeys(yamlText, environ)
+	c.set = user.Keys()
+	slices.Sort(c.set)
 	var probs []problem
 	var failed []string
 	err = k.UnmarshalWithConf("", &c, koanf.UnmarshalConf{DecoderConfig: &mapstructure.DecoderConfig{

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/knadh/koanf/parsers/yaml"
-	"github.com/knadh/koanf/providers/confmap"
 	"github.com/knadh/koanf/providers/env/v2"
 	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
@@ -61,17 +60,27 @@ func (c *Config) unhonoured() []error {
 	return errs
 }
 
-// userKeys lists, sorted, the keys the YAML text and the environment set.
-// A text that does not parse lists nothing: Load reports that error.
-func userKeys(yamlText []byte, environ []string) []string {
-	k := koanf.New(".")
+// userLayer is what the YAML text and then the environment say, parsed
+// once: Inspect lays it over the defaults, its keys are what the check of
+// the mode's options looks at, and ModeOf reads the mode from it. The
+// file's layer is searched for secrets before the environment joins; a
+// secret is an error that still returns the layer (ModeOf needs only the
+// mode).
+func userLayer(yamlText []byte, environ []string) (*koanf.Koanf, error) {
+	u := koanf.New(".")
 	if len(yamlText) > 0 {
-		_ = k.Load(rawbytes.Provider(yamlText), yaml.Parser())
+		if err := u.Load(rawbytes.Provider(yamlText), yaml.Parser()); err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
 	}
-	_ = k.Load(envProvider(environ), nil)
-	keys := k.Keys()
-	slices.Sort(keys)
-	return keys
+	var secret error
+	if key, instead := secretIn("", u.Raw()); key != "" {
+		secret = fmt.Errorf("config: %s: secrets must not be in the configuration file; %s", key, instead)
+	}
+	if err := u.Load(envProvider(environ), nil); err != nil {
+		return nil, fmt.Errorf("config: environment: %w", err)
+	}
+	return u, secret
 }
 
 // envProvider reads SPOTBOT_ variables from environ as configuration paths.
@@ -125,11 +134,8 @@ func modesWhere(has func(Config) bool) []string {
 // problems. Text that does not parse selects the default mode; Load
 // reports the error.
 func ModeOf(yamlText []byte, environ []string) string {
-	k := koanf.New(".")
-	_ = k.Load(confmap.Provider(Defaults(), "."), nil)
-	if len(yamlText) > 0 {
-		_ = k.Load(rawbytes.Provider(yamlText), yaml.Parser())
+	if u, _ := userLayer(yamlText, environ); u != nil && u.Exists("mode") {
+		return strings.ToLower(u.String("mode"))
 	}
-	_ = k.Load(envProvider(environ), nil)
-	return strings.ToLower(k.String("mode"))
+	return strings.ToLower(Defaults()["mode"].(string))
 }
