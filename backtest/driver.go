@@ -63,13 +63,13 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	n := len(d.symbols)
 	d.last = make([]decimal.Decimal, n)
 	d.first = make([]decimal.Decimal, n)
-	total := 0
+	feed := &session.Replay{Interval: d.s.Interval, Symbols: d.symbols, Data: d.s.Data, WarmUp: d.rt.WarmUpBars()}
+	total := feed.Total()
 	d.valued, d.lastF, d.baseF, d.stepF = make([]bool, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	d.quoted, d.staleF = make([]bool, n), make([]bool, n)
-	for i, sym := range d.symbols {
+	for i := range d.symbols {
 		d.quoted[i] = d.rules[i].QuoteAsset == d.quote
 		d.stepF[i] = decimal.New(1, -d.rules[i].QtyScale()).InexactFloat64()
-		total += len(d.s.Data[sym])
 	}
 	for _, a := range slices.Sorted(maps.Keys(d.s.Balances)) {
 		i := d.asset(a)
@@ -90,7 +90,6 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	d.exact = map[int]decimal.Decimal{}
 	step := max(total/1000, 1)
 	nextReport := step
-	feed := &session.Replay{Interval: d.s.Interval, Symbols: d.symbols, Data: d.s.Data, WarmUp: d.rt.WarmUpBars()}
 	done := 0
 	loop := session.Loop{Runtime: d.rt, Sim: d.x, SetClock: d.clock.Set,
 		Bar: func(b *session.Bar) {

@@ -89,20 +89,16 @@ func (b *Bot) runReplay(ctx context.Context) error {
 		return fmt.Errorf("daemon: %w", err)
 	}
 	b.rtStarted = true
-	total := 0
-	for _, sym := range r.symbols {
-		total += len(r.data[sym])
-	}
+	feed := &session.Replay{Interval: r.iv, Symbols: r.symbols, Data: r.data, WarmUp: b.rt.WarmUpBars()}
 	var pace time.Duration
 	if b.cfg.Data.Speed > 0 {
 		pace = time.Duration(float64(r.iv.Duration()) / b.cfg.Data.Speed)
 	}
-	b.log.Info("replaying", slog.Int("bars", total), slog.String("interval", string(r.iv)),
+	b.log.Info("replaying", slog.Int("bars", feed.Total()), slog.String("interval", string(r.iv)),
 		slog.Time("from", r.start), slog.Float64("speed", b.cfg.Data.Speed))
 	// The session loop over a replay, as a backtest runs, so a
 	// paper-replay session makes the same trades as a backtest of the same
 	// configuration; only the pacing and the status differ.
-	feed := &session.Replay{Interval: r.iv, Symbols: r.symbols, Data: r.data, WarmUp: b.rt.WarmUpBars()}
 	l := session.Loop{Runtime: b.rt, Sim: b.x, SetClock: b.rclock.Set, Begin: b.begin,
 		After: func(ctx context.Context, s *session.Step, trading bool) error {
 			b.stat.Counters.Polls++
