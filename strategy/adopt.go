@@ -58,6 +58,7 @@ func (r *Runtime) RestoreFill(instance string, f Fill) error {
 		return fmt.Errorf("strategy: restore fill %s: no rules for %s (call after Start)", f.TradeID, f.Symbol)
 	}
 	in.position(f.Symbol).apply(f, info.BaseAsset, info.QuoteAsset, &r.posMath)
+	in.exitFill(f, info)
 	return nil
 }
 

@@ -33,6 +33,11 @@ type Config struct {
 	Schedule string `koanf:"schedule" json:"schedule,omitempty"`
 	// Params are the strategy's own parameters, decoded by DecodeParams.
 	Params map[string]any `koanf:"params" json:"params"`
+	// Exits, when set, are the position exits the runtime emulates for
+	// the instance, replacing those its strategy declares (Exiter).
+	Exits *Exits `koanf:"exits" json:"exits,omitempty"`
+	// Protections, when set, lock the instance's symbols after losses.
+	Protections *Protections `koanf:"protections" json:"protections,omitempty"`
 }
 
 // Feeds returns the instance's feeds (every symbol at the interval).
@@ -90,6 +95,22 @@ func (c Config) Validate() error {
 	}
 	if c.Interval != "" {
 		if _, err := c.ParsedInterval(); err != nil {
+			return err
+		}
+	}
+	if c.Exits != nil {
+		if err := c.Exits.Validate(); err != nil {
+			return err
+		}
+		if c.Interval != "" {
+			iv, _ := c.ParsedInterval()
+			if _, err := c.Exits.Detail(iv); err != nil {
+				return err
+			}
+		}
+	}
+	if c.Protections != nil {
+		if err := c.Protections.Validate(); err != nil {
 			return err
 		}
 	}
@@ -217,6 +238,8 @@ func TypeProblem(t reflect.Type) string {
 		return errNotDuration.Error()
 	case t == decimalType:
 		return "is not a decimal number"
+	case t == levelType:
+		return errNotLevel.Error()
 	case t == intervalType:
 		return "is not an interval (known: 1m 5m 15m 30m 60m (or 1h) 4h 1d 1W 1M)"
 	}
@@ -250,14 +273,32 @@ func joinPath(prefix, key string) string {
 // exchange.Interval (from any interval ParseInterval takes). The config
 // package decodes whole files with it.
 func DecodeHook() mapstructure.DecodeHookFunc {
-	return mapstructure.ComposeDecodeHookFunc(decimalHook, durationHook, intervalHook)
+	return mapstructure.ComposeDecodeHookFunc(decimalHook, durationHook, intervalHook, levelHook)
 }
 
 var (
 	decimalType  = reflect.TypeOf(decimal.Decimal{})
 	durationType = reflect.TypeOf(time.Duration(0))
 	intervalType = reflect.TypeOf(exchange.Interval(""))
+	levelType    = reflect.TypeOf(Level{})
 )
+
+// levelHook reads an exit level from text ("2%", "3atr", "95") or a
+// number (a price).
+func levelHook(from, to reflect.Type, data any) (any, error) {
+	if to != levelType {
+		return data, nil
+	}
+	switch v := data.(type) {
+	case string:
+		return ParseLevel(v)
+	case int, int64, float64:
+		return ParseLevel(fmt.Sprint(v))
+	case Level:
+		return v, nil
+	}
+	return nil, errNotLevel
+}
 
 func decimalHook(from, to reflect.Type, data any) (any, error) {
 	if to != decimalType {

@@ -37,6 +37,10 @@ type instance struct {
 	// runOrders collects the client order ids placed during a schedule
 	// run (non-nil only then), for the run's record.
 	runOrders []string
+	// exits and protect are the instance's emulated exits and
+	// protections; nil when none are configured.
+	exits   *instExits
+	protect *instProtect
 }
 
 var _ Context = (*instance)(nil)

@@ -50,6 +50,9 @@ type Intent struct {
 	ClientOrderID string
 	Order         exchange.NewOrder
 	At            time.Time
+	// Reason is why the runtime placed the order: an exit's reason
+	// (ExitStopLoss, ...); empty for the strategy's own orders.
+	Reason string
 }
 
 // Run is one run of a scheduled handler.

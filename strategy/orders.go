@@ -81,6 +81,12 @@ func (in *instance) Place(o exchange.NewOrder) (Order, error) { return in.place(
 
 // place places o; an operator's order (a force exit) passes a pause.
 func (in *instance) place(o exchange.NewOrder, operator bool) (Order, error) {
+	return in.placeFor(o, operator, "")
+}
+
+// placeFor places o with the reason the runtime placed it (an exit's),
+// recorded with the intent.
+func (in *instance) placeFor(o exchange.NewOrder, operator bool, reason string) (Order, error) {
 	r := in.rt
 	if err := in.canTrade(operator); err != nil {
 		return Order{Err: err}, err
@@ -89,13 +95,20 @@ func (in *instance) place(o exchange.NewOrder, operator bool) (Order, error) {
 		o.NewClientOrderID = r.nextClientID(in)
 	}
 	ord := orderOf(o)
+	ord.Reason = reason
+	if err := in.locked(o); err != nil {
+		r.refused(err)
+		ord.Err = err
+		in.log.Info("order refused by a protection lock", slog.String("symbol", o.Symbol), slog.String("client_order_id", o.NewClientOrderID), slog.Any("err", err))
+		return ord, err
+	}
 	if err := r.opts.Gate.Check(r.ctx, o, (*gateView)(r)); err != nil {
 		r.refused(err)
 		ord.Err = err
 		in.log.Info("order refused by risk gate", slog.String("symbol", o.Symbol), slog.String("client_order_id", o.NewClientOrderID), slog.Any("err", err))
 		return ord, err
 	}
-	t, err := r.record(in, o)
+	t, err := r.record(in, o, reason)
 	if err != nil {
 		ord.Err = err
 		return ord, err
@@ -130,8 +143,8 @@ func orderOf(o exchange.NewOrder) Order {
 
 // record writes the intent to the journal and starts tracking it, before
 // anything is sent.
-func (r *Runtime) record(in *instance, o exchange.NewOrder) (*tracked, error) {
-	created, err := r.opts.Journal.RecordIntent(r.ctx, Intent{Instance: in.id, ClientOrderID: o.NewClientOrderID, Order: o, At: r.opts.Clock.Now()})
+func (r *Runtime) record(in *instance, o exchange.NewOrder, reason string) (*tracked, error) {
+	created, err := r.opts.Journal.RecordIntent(r.ctx, Intent{Instance: in.id, ClientOrderID: o.NewClientOrderID, Order: o, At: r.opts.Clock.Now(), Reason: reason})
 	if err != nil {
 		return nil, fmt.Errorf("strategy: recording order %s: %w", o.NewClientOrderID, err)
 	}
@@ -140,6 +153,7 @@ func (r *Runtime) record(in *instance, o exchange.NewOrder) (*tracked, error) {
 	}
 	t := r.newTracked()
 	*t = tracked{inst: in, order: orderOf(o)}
+	t.order.Reason = reason
 	if in.runOrders != nil {
 		in.runOrders = append(in.runOrders, o.NewClientOrderID)
 	}
@@ -276,7 +290,7 @@ func (in *instance) PlaceBatch(orders []exchange.NewOrder) ([]Order, error) {
 			out[i].Err = err
 			continue
 		}
-		t, err := r.record(in, o)
+		t, err := r.record(in, o, "")
 		if err != nil {
 			out[i].Err = err
 			continue

@@ -62,6 +62,8 @@ type Options struct {
 	// assertion does not see through a wrapper. When it also has
 	// MayHaveEvents, a Sync with nothing queued skips the drain.
 	Events exchange.EventSource
+	// Locks, when set, records the protections' locks (the store).
+	Locks LockRecorder
 }
 
 // Runtime drives strategy instances: it delivers closed bars and schedule
@@ -117,6 +119,8 @@ type feedState struct {
 	hist *history
 	subs []*instance
 	aggs []*derived       // feeds aggregated from this one (a base feed)
+	// exitSubs are the instances whose exits this feed's bars check.
+	exitSubs []*instance
 	last *decimal.Decimal // the symbol's entry in Runtime.last; nil before its first bar
 }
 
@@ -137,6 +141,7 @@ type Stats struct {
 	Stopped  int // instances stopped by an error or panic
 	Runs     int
 	RunFails int
+	Locks    int // protection locks set
 }
 
 // New returns a runtime.
@@ -199,6 +204,12 @@ func (r *Runtime) Add(cfg Config, s Strategy) error {
 	r.insts = append(r.insts, in)
 	for _, f := range feeds {
 		r.subscribe(f, in)
+	}
+	if err := r.setupExits(in); err != nil {
+		return fmt.Errorf("strategy %s: %w", cfg.ID, err)
+	}
+	if err := r.setupProtections(in); err != nil {
+		return fmt.Errorf("strategy %s: %w", cfg.ID, err)
 	}
 	if sch, ok := s.(Scheduler); ok {
 		for _, sc := range sch.Schedules() {
@@ -502,11 +513,15 @@ func (r *Runtime) observe() {
 // bar only, not on every call on the way.
 func (r *Runtime) deliver(st *feedState, k *exchange.Kline) {
 	st.hist.push(k)
+	if len(st.exitSubs) > 0 {
+		r.checkBar(st, k)
+	}
 	if len(st.subs) == 0 {
 		return
 	}
 	bar := Bar{Symbol: st.feed.Symbol, Interval: st.feed.Interval, Kline: *k}
 	for _, in := range st.subs {
+		in.updateATR(&bar)
 		in.onKline(&bar)
 	}
 }

@@ -148,7 +148,10 @@ type Order struct {
 	ExecutedQty   decimal.Decimal
 	CumQuoteQty   decimal.Decimal
 	CancelReason  string
-	Err           error // for a refused order: why
+	// Reason is why the runtime placed the order (ExitStopLoss, ...);
+	// empty for the strategy's own orders.
+	Reason string
+	Err    error // for a refused order: why
 }
 
 // Fill is one execution of one of the instance's orders.

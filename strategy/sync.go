@@ -181,6 +181,7 @@ func (r *Runtime) applyTrade(t *tracked, tr exchange.OwnTrade) {
 		CommissionAsset: tr.CommissionAsset, Maker: tr.IsMaker, SelfTrade: tr.IsSelfTrade, Time: tr.Time}
 	if info, ok := r.rules[tr.Symbol]; ok {
 		t.inst.position(tr.Symbol).apply(f, info.BaseAsset, info.QuoteAsset, &r.posMath)
+		t.inst.exitFill(f, info)
 	}
 	if debugOn(t.inst.log) {
 		t.inst.log.Debug("fill", slog.String("symbol", tr.Symbol), slog.String("client_order_id", f.ClientOrderID),
