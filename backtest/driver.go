@@ -272,6 +272,8 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 			Step: steps[ri]}
 		if f.IsBuyer {
 			rec.Side = exchange.SideBuy
+		} else {
+			rec.Reason = d.journal.Reason(f.ClientOrderID)
 		}
 		switch f.CommissionAsset {
 		case r.QuoteAsset:

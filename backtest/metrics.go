@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/strategy"
 )
 
 // Exposure marks, a bit per curve point, the points at which some position
@@ -76,6 +77,10 @@ type Trade struct {
 	Fees       decimal.Decimal // in the quote asset (base and token fees valued at the fill price)
 	PnL        decimal.Decimal // proceeds − cost − fees, in the quote asset
 	ReturnPct  float64         // PnL / cost × 100
+	// ExitReason is why the trade closed: the reason of the sell that
+	// closed it (strategy.ExitStopLoss, ...), strategy.ExitSignal for the
+	// strategy's own sell.
+	ExitReason string
 }
 
 // Duration is how long the trade was open.
@@ -95,6 +100,9 @@ type FillRecord struct {
 	// be sold, so a position that falls below it is flat (the residue a
 	// fee paid in the base asset leaves behind).
 	Step decimal.Decimal
+	// Reason is the reason the runtime placed the order (an exit's); ""
+	// for the strategy's own orders.
+	Reason string
 }
 
 // RoundTrips folds fills (in time order) into round-trip trades. A position
@@ -159,6 +167,10 @@ func RoundTrips(fills []FillRecord) []Trade {
 		pnl.AddSum(o.cost, true)
 		pnl.AddSum(o.extFees, true)
 		t.PnL = pnl.Decimal()
+		t.ExitReason = f.Reason
+		if t.ExitReason == "" {
+			t.ExitReason = strategy.ExitSignal
+		}
 		t.ReturnPct = quoFloat(&pnl, &o.cost) * 100
 		out = append(out, t)
 		o.active = false

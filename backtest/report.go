@@ -43,6 +43,7 @@ type TradeRow struct {
 	Fees       string  `json:"fees"`
 	PnL        string  `json:"pnl"`
 	ReturnPct  float64 `json:"return_pct"`
+	ExitReason string  `json:"exit_reason"`
 }
 
 // NewReport assembles the report of a run.
@@ -59,7 +60,7 @@ func NewReport(title string, s Spec, res *Result) Report {
 	for _, t := range res.Trades {
 		r.Trades = append(r.Trades, TradeRow{Symbol: t.Symbol, EntryTime: stamp(t.EntryTime), ExitTime: stamp(t.ExitTime),
 			Qty: t.Qty.String(), EntryPrice: t.EntryPrice.String(), ExitPrice: t.ExitPrice.String(), Fees: t.Fees.String(),
-			PnL: t.PnL.String(), ReturnPct: round(t.ReturnPct, 6)})
+			PnL: t.PnL.String(), ReturnPct: round(t.ReturnPct, 6), ExitReason: t.ExitReason})
 	}
 	for _, st := range res.Stopped {
 		r.Stopped = append(r.Stopped, st.ID+": "+st.Stopped)
@@ -150,12 +151,12 @@ func sortedKeys(m map[string]int) []string {
 // WriteTradesCSV writes the round trips, one per row.
 func (r Report) WriteTradesCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"symbol", "entry_time", "exit_time", "qty", "entry_price", "exit_price", "fees", "pnl", "return_pct"}); err != nil {
+	if err := cw.Write([]string{"symbol", "entry_time", "exit_time", "qty", "entry_price", "exit_price", "fees", "pnl", "return_pct", "exit_reason"}); err != nil {
 		return err
 	}
 	for _, t := range r.Trades {
 		if err := cw.Write([]string{t.Symbol, t.EntryTime, t.ExitTime, t.Qty, t.EntryPrice, t.ExitPrice, t.Fees, t.PnL,
-			strconv.FormatFloat(t.ReturnPct, 'f', -1, 64)}); err != nil {
+			strconv.FormatFloat(t.ReturnPct, 'f', -1, 64), t.ExitReason}); err != nil {
 			return err
 		}
 	}

@@ -30,6 +30,9 @@ type MemoryJournal struct {
 	count atomic.Int64  // fills recorded, readable without the lock
 	state map[string][]byte
 	runs  []Run
+	// reasons are the reasons of the orders the runtime placed itself
+	// (exits), by client order id.
+	reasons map[string]string
 }
 
 // fillBlock is how many fills a block holds at most (about 220 KB); the
@@ -66,6 +69,12 @@ func (j *MemoryJournal) RecordIntent(_ context.Context, in Intent) (bool, error)
 		return false, nil
 	}
 	j.intents[in.ClientOrderID] = false
+	if in.Reason != "" {
+		if j.reasons == nil {
+			j.reasons = map[string]string{}
+		}
+		j.reasons[in.ClientOrderID] = in.Reason
+	}
 	return true, nil
 }
 
@@ -216,4 +225,12 @@ func (j *MemoryJournal) Runs() []Run {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return append([]Run(nil), j.runs...)
+}
+
+// Reason returns the reason recorded with an order's intent: an exit's
+// (ExitStopLoss, ...), or "" for a strategy's own order.
+func (j *MemoryJournal) Reason(clientOrderID string) string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.reasons[clientOrderID]
 }

@@ -118,10 +118,10 @@ type feedState struct {
 	feed Feed
 	hist *history
 	subs []*instance
-	aggs []*derived       // feeds aggregated from this one (a base feed)
+	aggs []*derived // feeds aggregated from this one (a base feed)
 	// exitSubs are the instances whose exits this feed's bars check.
 	exitSubs []*instance
-	last *decimal.Decimal // the symbol's entry in Runtime.last; nil before its first bar
+	last     *decimal.Decimal // the symbol's entry in Runtime.last; nil before its first bar
 }
 
 // derived is a feed built by aggregating a base feed.
