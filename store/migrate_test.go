@@ -12,10 +12,10 @@ import (
 // survive and that every table of the latest schema exists.
 func TestMigrateFromEveryVersion(t *testing.T) {
 	t.Parallel()
-	if len(migrations) != 3 {
+	if len(migrations) != 4 {
 		t.Fatalf("%d migrations: extend this test's per-version rows", len(migrations))
 	}
-	wantTables := []string{"backtest_runs", "balance_snapshots", "balances", "control_actions", "fills", "job_runs", "klines", "orders", "schema_version", "strategy_state"}
+	wantTables := []string{"backtest_runs", "balance_snapshots", "balances", "control_actions", "fills", "job_runs", "klines", "orders", "protection_locks", "schema_version", "strategy_state"}
 	for from := 0; from < len(migrations); from++ {
 		t.Run("from version "+string(rune('0'+from)), func(t *testing.T) {
 			t.Parallel()
@@ -70,7 +70,7 @@ func TestMigrateFromEveryVersion(t *testing.T) {
 				names = append(names, n)
 			}
 			rows.Close()
-			if strings.Join(names, ",") != "0001_orders_fills_klines,0002_state_runs_balances,0003_control_actions" {
+			if strings.Join(names, ",") != "0001_orders_fills_klines,0002_state_runs_balances,0003_control_actions,0004_exit_reasons_locks" {
 				t.Errorf("schema_version rows = %v", names)
 			}
 		})
@@ -86,7 +86,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	s.Close()
 	for _, opts := range [][]Option{nil, {ReadOnly()}} {
 		_, err := Open(t.Context(), path, opts...)
-		want := "store: open " + path + ": database schema is newer than this program: the database is at schema version 99, this program knows up to 3; use a newer spotbot"
+		want := "store: open " + path + ": database schema is newer than this program: the database is at schema version 99, this program knows up to 4; use a newer spotbot"
 		if !errors.Is(err, ErrNewerSchema) || err.Error() != want {
 			t.Errorf("error = %v\nwant %s", err, want)
 		}
@@ -102,7 +102,7 @@ func TestReadOnlyOlderSchema(t *testing.T) {
 	}
 	defer old.Close()
 	_, err = Open(t.Context(), path, ReadOnly())
-	if err == nil || !strings.HasSuffix(err.Error(), "the database is at schema version 1, this program needs 3; open it once for writing to migrate it") {
+	if err == nil || !strings.HasSuffix(err.Error(), "the database is at schema version 1, this program needs 4; open it once for writing to migrate it") {
 		t.Fatalf("error = %v", err)
 	}
 }

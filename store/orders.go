@@ -66,6 +66,9 @@ type Order struct {
 	Error         string // why it was refused or its outcome is unknown
 	Created       time.Time
 	Updated       time.Time
+	// ExitReason is why the runtime placed the order itself (an exit:
+	// stop_loss, take_profit, ...); empty for a strategy's own order.
+	ExitReason string
 }
 
 // RecordIntent records an order before it is sent (strategy.Journal).
@@ -89,10 +92,10 @@ func (s *Store) RecordIntent(ctx context.Context, in strategy.Intent) (created b
 	}
 	at := millis(in.At)
 	res, err := s.exec(ctx, `INSERT INTO orders (client_order_id, instance, symbol, side, type, price, quantity,
-		quote_quantity, stp_mode, intent, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'recorded', ?, ?)
+		quote_quantity, stp_mode, intent, created_ms, updated_ms, exit_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'recorded', ?, ?, ?)
 		ON CONFLICT (client_order_id) DO NOTHING`,
 		in.ClientOrderID, in.Instance, o.Symbol, string(o.Side), string(o.Type), decText(o.Price), decText(o.Quantity),
-		decText(o.QuoteOrderQty), string(o.STPMode), at, at)
+		decText(o.QuoteOrderQty), string(o.STPMode), at, at, in.Reason)
 	if err != nil {
 		return false, fmt.Errorf("store: recording intent %s: %w", in.ClientOrderID, classify(err))
 	}
@@ -280,7 +283,7 @@ func insertReported(ctx context.Context, tx *sql.Tx, instance string, o exchange
 }
 
 const orderColumns = `client_order_id, order_id, instance, symbol, side, type, price, quantity, quote_quantity, stp_mode,
-	status, executed_qty, cum_quote_qty, cancel_reason, intent, error, created_ms, updated_ms`
+	status, executed_qty, cum_quote_qty, cancel_reason, intent, error, created_ms, updated_ms, exit_reason`
 
 func scanOrders(rows *sql.Rows) ([]Order, error) {
 	defer rows.Close()
@@ -291,7 +294,7 @@ func scanOrders(rows *sql.Rows) ([]Order, error) {
 		var price, qty, quote, exec, cum string
 		var created, updated int64
 		if err := rows.Scan(&o.ClientOrderID, &o.OrderID, &o.Instance, &o.Symbol, &side, &typ, &price, &qty, &quote, &stp,
-			&status, &exec, &cum, &o.CancelReason, &intent, &o.Error, &created, &updated); err != nil {
+			&status, &exec, &cum, &o.CancelReason, &intent, &o.Error, &created, &updated, &o.ExitReason); err != nil {
 			return nil, err
 		}
 		o.Side, o.Type, o.STPMode, o.Status, o.Intent = exchange.Side(side), exchange.OrderType(typ), exchange.STPMode(stp), exchange.OrderStatus(status), IntentState(intent)

@@ -93,8 +93,8 @@ func TestOpenSettings(t *testing.T) {
 				}
 			}
 			v, err := s.Version(t.Context())
-			if err != nil || v != SchemaVersion() || v != 3 {
-				t.Errorf("version = %d, %v; want 3", v, err)
+			if err != nil || v != SchemaVersion() || v != 4 {
+				t.Errorf("version = %d, %v; want 4", v, err)
 			}
 		})
 	}
