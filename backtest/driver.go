@@ -257,7 +257,7 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 	}
 	fills := d.journal.Fills(0)
 	res := &Result{Curve: d.curve, Exact: d.exact, Exposure: d.exposure, Fills: fills, Balances: bal, BuyHold: map[string][2]decimal.Decimal{},
-		Stopped: stopped(d.rt.Instances())}
+		Stopped: stopped(d.rt.Instances()), Locks: d.journal.Locks()}
 	records := make([]FillRecord, 0, len(fills))
 	steps := make([]decimal.Decimal, len(d.rules))
 	for i := range d.rules {

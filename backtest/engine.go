@@ -73,6 +73,8 @@ type Result struct {
 	BuyHold map[string][2]decimal.Decimal
 	// Stopped lists instances stopped by an error, with the reason.
 	Stopped []strategy.InstanceStatus
+	// Locks are the protections' locks set during the run, in order.
+	Locks []strategy.Lock
 }
 
 // Run runs a backtest. It is deterministic: the same Spec gives the same
@@ -110,7 +112,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	// is first seen at the bar's close: it is on time, not missed.
 	rt, _, err := session.NewRuntime(session.Options{Instances: s.Instances, Registry: s.Registry, Port: x.Master(),
 		Events: x.Master(), Journal: j, Clock: clock, Logger: log, Risk: s.Risk, Quote: quote,
-		BaseInterval: s.Interval, ScheduleGrace: s.Interval.Duration()})
+		BaseInterval: s.Interval, ScheduleGrace: s.Interval.Duration(), Locks: j})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
 	}

@@ -29,6 +29,17 @@ type Report struct {
 	Final     map[string]string `json:"final_balances"`
 	Trades    []TradeRow        `json:"trades"`
 	Stopped   []string          `json:"stopped_instances"`
+	// Locks are the protections' locks set during the run.
+	Locks []LockRow `json:"locks,omitempty"`
+}
+
+// LockRow is a protection's lock as reports write it.
+type LockRow struct {
+	Instance string `json:"instance"`
+	Symbol   string `json:"symbol"`
+	Reason   string `json:"reason"`
+	From     string `json:"from"`
+	Until    string `json:"until"`
 }
 
 // TradeRow is a round trip as reports write it: decimals as text, times
@@ -61,6 +72,9 @@ func NewReport(title string, s Spec, res *Result) Report {
 		r.Trades = append(r.Trades, TradeRow{Symbol: t.Symbol, EntryTime: stamp(t.EntryTime), ExitTime: stamp(t.ExitTime),
 			Qty: t.Qty.String(), EntryPrice: t.EntryPrice.String(), ExitPrice: t.ExitPrice.String(), Fees: t.Fees.String(),
 			PnL: t.PnL.String(), ReturnPct: round(t.ReturnPct, 6), ExitReason: t.ExitReason})
+	}
+	for _, l := range res.Locks {
+		r.Locks = append(r.Locks, LockRow{Instance: l.Instance, Symbol: l.Symbol, Reason: l.Reason, From: stamp(l.From), Until: stamp(l.Until)})
 	}
 	for _, st := range res.Stopped {
 		r.Stopped = append(r.Stopped, st.ID+": "+st.Stopped)

@@ -172,9 +172,13 @@ func New(opts Options) (*Bot, error) {
 	if base != "" {
 		grace = base.Duration()
 	}
+	var locks strategy.LockRecorder
+	if opts.Store != nil {
+		locks = opts.Store
+	}
 	b.rt, b.gate, err = session.NewRuntime(session.Options{Instances: c.Strategies, Registry: opts.Registry, Port: b.guard,
 		Events: b.guard.eventSource(), Journal: b.jr, Clock: rtClock, Logger: b.log, Risk: c.Risk, Gate: gopts,
-		Quote: c.Account.Quote, BaseInterval: base, ScheduleGrace: grace})
+		Quote: c.Account.Quote, BaseInterval: base, ScheduleGrace: grace, Locks: locks})
 	if err != nil {
 		return nil, fmt.Errorf("daemon: %w", err)
 	}

@@ -38,6 +38,9 @@ type Options struct {
 	// ScheduleGrace is how late a schedule occurrence may be seen and
 	// still run (the time between wake-ups).
 	ScheduleGrace time.Duration
+	// Locks records the protections' locks (the store, or a backtest's
+	// memory journal); nil records none.
+	Locks strategy.LockRecorder
 }
 
 // NewRuntime builds the risk gate and the runtime, and adds every
@@ -56,7 +59,7 @@ func NewRuntime(o Options) (*strategy.Runtime, *risk.Gate, error) {
 		valuation = o.Quote
 	}
 	rt, err := strategy.New(strategy.Options{Trader: o.Port, Events: o.Events, Gate: gate, Journal: o.Journal, Clock: o.Clock,
-		Logger: o.Logger, BaseInterval: o.BaseInterval, Valuation: valuation, ScheduleGrace: o.ScheduleGrace})
+		Logger: o.Logger, BaseInterval: o.BaseInterval, Valuation: valuation, ScheduleGrace: o.ScheduleGrace, Locks: o.Locks})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -33,6 +33,7 @@ type MemoryJournal struct {
 	// reasons are the reasons of the orders the runtime placed itself
 	// (exits), by client order id.
 	reasons map[string]string
+	locks   []Lock
 }
 
 // fillBlock is how many fills a block holds at most (about 220 KB); the
@@ -233,4 +234,21 @@ func (j *MemoryJournal) Reason(clientOrderID string) string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.reasons[clientOrderID]
+}
+
+var _ LockRecorder = (*MemoryJournal)(nil)
+
+// RecordLock implements LockRecorder.
+func (j *MemoryJournal) RecordLock(_ context.Context, l Lock) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.locks = append(j.locks, l)
+	return nil
+}
+
+// Locks returns the locks recorded, in order.
+func (j *MemoryJournal) Locks() []Lock {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return append([]Lock(nil), j.locks...)
 }
