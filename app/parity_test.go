@@ -170,6 +170,28 @@ func feedAsTimePasses(clock *exchangetest.StepClock, x *sim.Exchange, bars map[s
 // last digit and millisecond, in a backtest, in paper-replay, and live
 // through the REST client against the simulated server over HTTP.
 func TestParityBacktestPaperReplayLive(t *testing.T) {
+	checkParity(t, parityStrategies)
+}
+
+// Exits emulated by the runtime (a stop, a target, a holding limit) close
+// positions alike in the three modes: the same fills, and the same exit
+// reasons recorded in both stores as in the backtest's trades.
+func TestParityWithExits(t *testing.T) {
+	strats := strings.Replace(parityStrategies, "fraction: 0.5}", "fraction: 0.5}, exits: {stop_loss: 2%, take_profit: 2%, max_hold: 5h}", 1)
+	res := checkParity(t, strats)
+	reasons := map[string]int{}
+	for _, tr := range res.Trades {
+		reasons[tr.ExitReason]++
+	}
+	if reasons[strategy.ExitStopLoss] == 0 || reasons[strategy.ExitTakeProfit] == 0 || reasons[strategy.ExitMaxHold] == 0 {
+		t.Errorf("the backtest's exits %v, want every kind", reasons)
+	}
+}
+
+// checkParity runs the strategies in the three modes and compares their
+// fills, orders and exit reasons; it returns the backtest's result.
+func checkParity(t *testing.T, strats string) *backtest.Result {
+	t.Helper()
 	ctx := t.Context()
 	data := parityData(t)
 	start := data["BTCUSDT"][0].OpenTime
@@ -178,7 +200,7 @@ func TestParityBacktestPaperReplayLive(t *testing.T) {
 	// The backtest.
 	btLog := &orderLog{}
 	reg := parityRegistry(btLog)
-	c, err := config.Load([]byte("mode: backtest\n"+paritySim+parityStrategies), nil, nil, reg)
+	c, err := config.Load([]byte("mode: backtest\n"+paritySim+strats), nil, nil, reg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +224,7 @@ func TestParityBacktestPaperReplayLive(t *testing.T) {
 
 	// Paper-replay: the daemon over the same bars.
 	prLog := &orderLog{}
-	c, err = config.Load([]byte("mode: paper-replay\ndata: {speed: 0}\n"+paritySim+parityStrategies), nil, nil, parityRegistry(prLog))
+	c, err = config.Load([]byte("mode: paper-replay\ndata: {speed: 0}\n"+paritySim+strats), nil, nil, parityRegistry(prLog))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +260,7 @@ func TestParityBacktestPaperReplayLive(t *testing.T) {
 		t.Fatalf("the server starts at %s, want the end of the warm-up", got)
 	}
 	lc, err := config.Load([]byte(fmt.Sprintf("mode: live\nexchange: {base_url: %q}\npoll: {kline_delay: 0s, orders: 1h}\n", hs.URL)+
-		parityStrategies), nil, nil, parityRegistry(liveLog))
+		strats), nil, nil, parityRegistry(liveLog))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +293,65 @@ func TestParityBacktestPaperReplayLive(t *testing.T) {
 			t.Errorf("%s orders:\n%s\nbacktest orders:\n%s", name, g, w)
 		}
 	}
+	var btReasons []string
+	for _, f := range res.Fills {
+		if !f.IsBuyer {
+			btReasons = append(btReasons, f.Time.UTC().Format(time.RFC3339)+" "+orDefault(exitReasonOf(res, f.ClientOrderID)))
+		}
+	}
+	sort.Strings(btReasons)
+	for name, st := range map[string]*store.Store{"paper-replay": prStore, "live": liveStore} {
+		if g, w := strings.Join(storeReasons(t, st), "\n"), strings.Join(btReasons, "\n"); g != w {
+			t.Errorf("%s exit reasons:\n%s\nbacktest:\n%s", name, g, w)
+		}
+	}
 	t.Logf("%d orders, %d fills alike in all three", len(btLog.lines), len(btFills))
+	return res
+}
+
+// exitReasonOf is the reason of the trade a backtest's sell closed, "" for
+// a sell that did not close one.
+func exitReasonOf(res *backtest.Result, cid string) string {
+	for _, f := range res.Fills {
+		if f.ClientOrderID != cid {
+			continue
+		}
+		for _, tr := range res.Trades {
+			if tr.ExitTime.Equal(f.Time) {
+				return tr.ExitReason
+			}
+		}
+	}
+	return ""
+}
+
+func orDefault(reason string) string {
+	if reason == "" || reason == strategy.ExitSignal {
+		return "(strategy)"
+	}
+	return reason
+}
+
+// storeReasons lists a store's sells with the exit reason of their order.
+func storeReasons(t *testing.T, st *store.Store) []string {
+	t.Helper()
+	fs, err := st.FillsSince(t.Context(), time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range fs {
+		if f.Side == exchange.SideBuy {
+			continue
+		}
+		o, ok, err := st.Order(t.Context(), f.ClientOrderID)
+		if err != nil || !ok {
+			t.Fatalf("order %s of a fill: %v %v", f.ClientOrderID, ok, err)
+		}
+		out = append(out, f.Time.UTC().Format(time.RFC3339)+" "+orDefault(o.ExitReason))
+	}
+	sort.Strings(out)
+	return out
 }
 
 const (
