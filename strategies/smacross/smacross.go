@@ -14,6 +14,10 @@
 //	ma:        "sma" or "ema" [sma]
 //	fraction:  share of the free quote balance spent on a buy, in (0, 1] [0.95]
 //	quantity:  fixed base quantity per buy; when set, fraction is not used [0]
+//	entry:     "cross" buys when the fast average crosses above the slow
+//	           one; "state" buys on any bar where it stands above while
+//	           the instance holds nothing (so on the first trading bar
+//	           too, and again after an exit) [cross]
 //
 // Example:
 //
@@ -38,6 +42,12 @@ import (
 	"github.com/spotbot/spotbot/strategy/indicator"
 )
 
+// The entry modes.
+const (
+	EntryCross = "cross"
+	EntryState = "state"
+)
+
 // Name is the registered name.
 const Name = "smacross"
 
@@ -48,11 +58,12 @@ type Params struct {
 	MA       string          `koanf:"ma"`
 	Fraction decimal.Decimal `koanf:"fraction"`
 	Quantity decimal.Decimal `koanf:"quantity"`
+	Entry    string          `koanf:"entry"`
 }
 
 // Defaults returns the default parameters.
 func Defaults() Params {
-	return Params{Fast: 10, Slow: 30, MA: "sma", Fraction: decimal.RequireFromString("0.95")}
+	return Params{Fast: 10, Slow: 30, MA: "sma", Fraction: decimal.RequireFromString("0.95"), Entry: EntryCross}
 }
 
 // Validate checks the parameters, naming the field at fault.
@@ -64,6 +75,8 @@ func (p Params) Validate() error {
 		return errors.New("fast: must be < slow")
 	case p.MA != "sma" && p.MA != "ema":
 		return fmt.Errorf("ma: %q must be sma or ema", p.MA)
+	case p.Entry != EntryCross && p.Entry != EntryState:
+		return fmt.Errorf("entry: %q must be cross or state", p.Entry)
 	case p.Quantity.IsNegative():
 		return errors.New("quantity: must not be negative")
 	case p.Quantity.IsZero() && (!p.Fraction.IsPositive() || p.Fraction.GreaterThan(decimal.NewFromInt(1))):
@@ -151,7 +164,13 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 	above := b.fast.Value() > b.slow.Value()
 	crossed := b.primed && above != b.above
 	b.above, b.primed = above, true
-	if !crossed || ctx.WarmingUp() || len(ctx.OpenOrders(bar.Symbol)) > 0 {
+	if ctx.WarmingUp() || len(ctx.OpenOrders(bar.Symbol)) > 0 {
+		return nil
+	}
+	if !crossed {
+		if above && s.p.Entry == EntryState {
+			return s.buy(ctx, bar.Symbol) // it buys only while flat
+		}
 		return nil
 	}
 	if above {

@@ -248,3 +248,26 @@ func BenchmarkBar(b *testing.B) {
 		b.Fatalf("sent %q", got)
 	}
 }
+
+// entry: state buys on the first trading bar where the fast average
+// already stands above the slow one, with no crossing seen: after a
+// warm-up of 10, 11, 12 (fast 11.5 > slow 11) the first bar, 13, buys;
+// cross would wait for a crossing.
+func TestStateEntry(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		entry string
+		want  [][]string
+	}{
+		{"state", [][]string{{"BUY MARKET BTCUSDT quote=950"}, nil, nil}},
+		{"cross", [][]string{nil, nil, nil}},
+	} {
+		h := harness(t, map[string]any{"fast": 2, "slow": 3, "entry": c.entry}, map[string]string{"USDT": "1000"})
+		warm(h, "10", "11", "12")
+		// 13: fast 12.5 > slow 12; 14: the buy fills, still above (no
+		// second buy while holding); 15: still above.
+		if got := steps(h, 3, "13", "14", "15"); !slices.EqualFunc(got, c.want, slices.Equal) {
+			t.Errorf("entry %s: orders per bar\n got %q\nwant %q", c.entry, got, c.want)
+		}
+	}
+}
