@@ -129,6 +129,10 @@ type HTTP struct {
 type Poll struct {
 	KlineDelay time.Duration `koanf:"kline_delay"` // after a bar closes
 	Orders     time.Duration `koanf:"orders"`      // open-order cadence
+	// Price is how often the last trade price of each symbol with exits
+	// is polled, so stops trigger between bars; 0 checks exits on bars
+	// only.
+	Price time.Duration `koanf:"price"`
 }
 
 // Report configures backtest reports.
@@ -157,6 +161,7 @@ func Defaults() map[string]any {
 		"log.format":                  "text",
 		"poll.kline_delay":            "2s",
 		"poll.orders":                 "5s",
+		"poll.price":                  "0s",
 		"report.dir":                  ".",
 		"report.html":                 true,
 		"daemon.unknown_orders":       UnknownAdopt,

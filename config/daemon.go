@@ -53,5 +53,12 @@ func (p Poll) validate() []error {
 	if p.Orders <= 0 {
 		errs = append(errs, fmt.Errorf("poll.orders: %s must be positive", p.Orders))
 	}
+	if p.Price != 0 && p.Price < MinPricePoll {
+		errs = append(errs, fmt.Errorf("poll.price: %s must be 0 (off) or at least %s, to stay within the rate budgets", p.Price, MinPricePoll))
+	}
 	return errs
 }
+
+// MinPricePoll is the shortest poll.price: one price request per symbol
+// with exits each second stays far inside the IP weight budget.
+const MinPricePoll = time.Second

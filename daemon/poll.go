@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/session"
 )
@@ -67,6 +69,7 @@ func (b *Bot) startPolling(ctx context.Context) error {
 	}
 	b.poll = &session.Poll{Klines: countingKlines{b.client.Market, b.guard}, Clock: b.clock, Offset: b.client.ClockOffset,
 		Feeds: b.feeds, SimIntervals: b.simIntervals(), WarmUp: b.rt.WarmUp(), KlineDelay: b.cfg.Poll.KlineDelay,
+		Prices: lastPrices{b.client.Market, b.guard}, PriceEvery: b.cfg.Poll.Price, PriceSymbols: b.rt.ExitSymbols(),
 		Orders: b.cfg.Poll.Orders, WakeEvery: b.cfg.Daemon.ClockSync, Logger: b.log, Failed: b.fail, Interrupt: b.wake, SimFrom: b.paperAt,
 		Wake: func(ctx context.Context, _ time.Time) {
 			if err := b.syncClock(ctx); err != nil {
@@ -131,6 +134,24 @@ type countingKlines struct {
 func (k countingKlines) KlinesRange(ctx context.Context, symbol string, iv exchange.Interval, from, to time.Time) ([]exchange.Kline, error) {
 	ks, err := k.m.KlinesRange(ctx, symbol, iv, from, to)
 	return ks, k.g.count(err)
+}
+
+// lastPrices serves last trade prices from the price ticker, counting
+// failed requests like the kline polls.
+type lastPrices struct {
+	m *exchange.MarketService
+	g *guard
+}
+
+func (p lastPrices) LastPrice(ctx context.Context, symbol string) (decimal.Decimal, error) {
+	t, err := p.m.TickerPrice(ctx, symbol)
+	if err = p.g.count(err); err != nil {
+		return decimal.Decimal{}, err
+	}
+	if !t.Price.Valid {
+		return decimal.Decimal{}, fmt.Errorf("price ticker of %s has no price", symbol)
+	}
+	return t.Price.Decimal, nil
 }
 
 // simIntervals is, in paper mode, the interval fed to the simulator per

@@ -8,6 +8,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
 	"github.com/spotbot/spotbot/strategy"
@@ -49,6 +51,15 @@ type Step struct {
 	// Job, when set, runs one schedule of one instance now, after the
 	// bars, and receives the outcome: a job run.
 	Job *Job
+	// Prices are last trade prices polled at At: once trading, the
+	// runtime checks its exits against them after the sync.
+	Prices []Price
+}
+
+// Price is a symbol's last trade price.
+type Price struct {
+	Symbol string
+	Price  decimal.Decimal
 }
 
 // Job is a schedule run asked of a Loop, and its outcome.
@@ -147,6 +158,11 @@ func (l *Loop) Step(ctx context.Context, s *Step) error {
 	}
 	if s.Start && !l.trading {
 		l.begin(ctx)
+	}
+	if l.trading {
+		for _, p := range s.Prices {
+			rt.CheckPrice(p.Symbol, p.Price, s.At)
+		}
 	}
 	for i := range s.Bars {
 		b := &s.Bars[i]

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -25,6 +27,12 @@ const (
 	firstRetry = time.Second
 	maxRetry   = time.Minute
 )
+
+// PriceSource serves a symbol's last trade price (the REST client's price
+// ticker), for the exits a runtime emulates between bars.
+type PriceSource interface {
+	LastPrice(ctx context.Context, symbol string) (decimal.Decimal, error)
+}
 
 // PollCounts are what a Poll reports as it goes, for a status page.
 type PollCounts struct {
@@ -69,22 +77,29 @@ type Poll struct {
 	// (a step without bars unless some are due), so a driver acting
 	// between steps (the control API) need not wait for the cadence.
 	Interrupt <-chan struct{}
+	// Prices, when set with PriceEvery, is polled every PriceEvery for
+	// the last trade price of each of PriceSymbols (those with exits):
+	// the wake-up step carries them for Runtime.CheckPrice.
+	Prices       PriceSource
+	PriceEvery   time.Duration
+	PriceSymbols []string
 	// Failed is told of a failed request that the poll retries.
 	Failed func(what string, err error)
 	Logger *slog.Logger
 
 	Counts PollCounts
 
-	started  bool
-	arm      bool                        // the cadences start at the next poll
-	last     map[strategy.Feed]time.Time // open time of the last bar delivered
-	retry    map[strategy.Feed]time.Time // poll again at, after an empty poll
-	retries  map[strategy.Feed]int       // empty polls in a row
-	nextSync time.Time
-	nextWake time.Time
-	queue    []Step // polled instants not yet delivered
-	wake     *Step  // the wake-up step that follows them
-	step     Step
+	started   bool
+	arm       bool                        // the cadences start at the next poll
+	last      map[strategy.Feed]time.Time // open time of the last bar delivered
+	retry     map[strategy.Feed]time.Time // poll again at, after an empty poll
+	retries   map[strategy.Feed]int       // empty polls in a row
+	nextSync  time.Time
+	nextWake  time.Time
+	nextPrice time.Time
+	queue     []Step // polled instants not yet delivered
+	wake      *Step  // the wake-up step that follows them
+	step      Step
 }
 
 // Next implements Feed.
@@ -200,11 +215,14 @@ func (p *Poll) poll(ctx context.Context) error {
 		// The cadences start once trading has started (its start may take
 		// a while: a grid lays its orders within the rate budget).
 		p.arm = false
-		p.nextSync, p.nextWake = now.Add(p.Orders), now.Add(p.WakeEvery)
+		p.nextSync, p.nextWake, p.nextPrice = now.Add(p.Orders), now.Add(p.WakeEvery), now.Add(p.PriceEvery)
 	}
 	wake := p.nextSync
 	if p.Wake != nil && p.nextWake.Before(wake) {
 		wake = p.nextWake
+	}
+	if p.pricing() && p.nextPrice.Before(wake) {
+		wake = p.nextPrice
 	}
 	for _, f := range p.Feeds {
 		if t := p.barDue(f); t.Before(wake) {
@@ -238,8 +256,27 @@ func (p *Poll) poll(ctx context.Context) error {
 		s.Sync = true
 		p.nextSync = now.Add(p.Orders)
 	}
+	if p.pricing() && !now.Before(p.nextPrice) {
+		p.nextPrice = now.Add(p.PriceEvery)
+		for _, sym := range p.PriceSymbols {
+			px, err := p.Prices.LastPrice(ctx, sym)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				p.failed("price poll", fmt.Errorf("%s: %w", sym, err))
+				continue
+			}
+			s.Prices = append(s.Prices, Price{Symbol: sym, Price: px})
+		}
+	}
 	p.wake = s
 	return nil
+}
+
+// pricing says whether the poll polls last trade prices.
+func (p *Poll) pricing() bool {
+	return p.Prices != nil && p.PriceEvery > 0 && len(p.PriceSymbols) > 0
 }
 
 func (p *Poll) failed(what string, err error) {

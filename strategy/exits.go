@@ -334,3 +334,15 @@ func (in *instance) updateATR(bar *Bar) {
 		a.Update(bar.High.InexactFloat64(), bar.Low.InexactFloat64(), bar.Close.InexactFloat64())
 	}
 }
+
+// ExitSymbols lists the symbols some instance has exits in, sorted, once
+// each: those a polled session polls the last price of.
+func (r *Runtime) ExitSymbols() []string {
+	var cfgs []Config
+	for _, in := range r.insts {
+		if in.exits != nil {
+			cfgs = append(cfgs, in.cfg)
+		}
+	}
+	return SymbolsOf(cfgs)
+}
