@@ -177,7 +177,7 @@ func TestParityBacktestPaperReplayLive(t *testing.T) {
 // positions alike in the three modes: the same fills, and the same exit
 // reasons recorded in both stores as in the backtest's trades.
 func TestParityWithExits(t *testing.T) {
-	strats := strings.Replace(parityStrategies, "fraction: 0.5}", "fraction: 0.5}, exits: {stop_loss: 2%, take_profit: 2%, max_hold: 5h}", 1)
+	strats := strings.Replace(parityStrategies, "fraction: 0.5}", "fraction: 0.5}, exits: {stop_loss: 2%, take_profit: 2%, max_hold: 5h}, protections: {cooldown: 3h}", 1)
 	res := checkParity(t, strats)
 	reasons := map[string]int{}
 	for _, tr := range res.Trades {
@@ -185,6 +185,9 @@ func TestParityWithExits(t *testing.T) {
 	}
 	if reasons[strategy.ExitStopLoss] == 0 || reasons[strategy.ExitTakeProfit] == 0 || reasons[strategy.ExitMaxHold] == 0 {
 		t.Errorf("the backtest's exits %v, want every kind", reasons)
+	}
+	if len(res.Locks) == 0 {
+		t.Error("no cooldown lock in the backtest")
 	}
 }
 
@@ -305,7 +308,24 @@ func checkParity(t *testing.T, strats string) *backtest.Result {
 			t.Errorf("%s exit reasons:\n%s\nbacktest:\n%s", name, g, w)
 		}
 	}
-	t.Logf("%d orders, %d fills alike in all three", len(btLog.lines), len(btFills))
+	var btLocks []string
+	for _, l := range res.Locks {
+		btLocks = append(btLocks, lockLine(l))
+	}
+	for name, st := range map[string]*store.Store{"paper-replay": prStore, "live": liveStore} {
+		ls, err := st.Locks(ctx, time.Time{}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range ls {
+			got = append(got, lockLine(l))
+		}
+		if g, w := strings.Join(got, "\n"), strings.Join(btLocks, "\n"); g != w {
+			t.Errorf("%s locks:\n%s\nbacktest:\n%s", name, g, w)
+		}
+	}
+	t.Logf("%d orders, %d fills, %d locks alike in all three", len(btLog.lines), len(btFills), len(btLocks))
 	return res
 }
 
@@ -405,4 +425,8 @@ data: {source: csv, path: %s, interval: 1h, speed: 1}
 		t.Fatal(err)
 	}
 	return run
+}
+
+func lockLine(l strategy.Lock) string {
+	return fmt.Sprintf("%s %s %s %s-%s", l.Instance, l.Symbol, l.Reason, l.From.UTC().Format(time.RFC3339), l.Until.UTC().Format(time.RFC3339))
 }

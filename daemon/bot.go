@@ -323,6 +323,10 @@ func (b *Bot) refresh() {
 		s.Counters.Bars, s.Counters.OrdersPlaced, s.Counters.Fills, s.Counters.OrdersUnknown = st.Bars, st.Placed, st.Fills, st.Unknown
 		s.Counters.OrdersRefused = st.Refused
 		s.Counters.JobRuns = map[string]int{"ok": st.Runs - st.RunFails, "error": st.RunFails}
+		s.Locks = s.Locks[:0]
+		for _, l := range b.rt.Locks(b.runtimeNow()) {
+			s.Locks = append(s.Locks, LockStatus{Instance: l.Instance, Symbol: l.Symbol, Reason: l.Reason, From: l.From, Until: l.Until})
+		}
 	} else if s.Strategies == nil {
 		for _, sc := range b.cfg.Strategies {
 			s.Strategies = append(s.Strategies, StrategyStatus{ID: sc.ID, Name: sc.Name})
@@ -368,4 +372,13 @@ func exchangeOrderOf(o exchange.Order) strategy.Order {
 	return strategy.Order{ClientOrderID: o.ClientOrderID, OrderID: o.OrderID, Symbol: o.Symbol, Side: o.Side, Type: o.Type,
 		Price: o.Price, Quantity: o.OrigQty, QuoteOrderQty: o.OrigQuoteOrderQty, Status: o.Status, ExecutedQty: o.ExecutedQty,
 		CumQuoteQty: o.CummulativeQuoteQty, CancelReason: o.CancelReason}
+}
+
+// runtimeNow is the runtime's time: the replay's in paper-replay, else
+// the bot's clock.
+func (b *Bot) runtimeNow() time.Time {
+	if b.rclock != nil {
+		return b.rclock.Now()
+	}
+	return b.clock.Now()
 }

@@ -48,6 +48,8 @@ type Status struct {
 	BannedUntil time.Time `json:"banned_until,omitzero"`
 	// KillSwitch is why the risk gate's kill switch tripped; empty if not.
 	KillSwitch string `json:"kill_switch,omitempty"`
+	// Locks are the protections' locks in force, by instance and symbol.
+	Locks []LockStatus `json:"locks"`
 	// Counters are what the bot did since it started.
 	Counters Counters `json:"counters"`
 	// Budget is the use of each rate-budget pool of the REST client, when
@@ -56,6 +58,16 @@ type Status struct {
 	// LastError is the last error of a poll, sync or reconciliation step;
 	// empty when the last of each succeeded.
 	LastError string `json:"last_error,omitempty"`
+}
+
+// LockStatus is a symbol a protection locked for an instance: its buys
+// are refused until Until.
+type LockStatus struct {
+	Instance string    `json:"instance"`
+	Symbol   string    `json:"symbol"`
+	Reason   string    `json:"reason"`
+	From     time.Time `json:"from"`
+	Until    time.Time `json:"until"`
 }
 
 // StrategyStatus is one strategy instance.
@@ -173,6 +185,7 @@ func (s Status) clone() Status {
 	out.Balances = append([]exchange.Balance(nil), s.Balances...)
 	out.LastKlines = append([]FeedKline(nil), s.LastKlines...)
 	out.Budget = append([]BudgetUsage(nil), s.Budget...)
+	out.Locks = append([]LockStatus(nil), s.Locks...)
 	out.Counters.OrdersRefused = cloneMap(s.Counters.OrdersRefused)
 	out.Counters.APIErrors = cloneMap(s.Counters.APIErrors)
 	out.Counters.JobRuns = cloneMap(s.Counters.JobRuns)

@@ -29,6 +29,7 @@ type collector struct {
 	equity, balance, realized, unrealized, positionQty      *prometheus.Desc
 	strategyPnL, strategyRunning, openOrders                *prometheus.Desc
 	lastKline, clockOffset, clockSynced, blocked, killed    *prometheus.Desc
+	locked                                                  *prometheus.Desc
 	blockedBy, bannedUntil, started                         *prometheus.Desc
 }
 
@@ -71,6 +72,7 @@ func newCollector(status func() daemon.Status, quote string, build BuildInfo) *c
 		blockedBy:       d("trading_blocked_by", "1 for the rule that blocks new orders (clock-offset, ip-banned, store, shutdown); absent while trading is allowed.", "rule"),
 		bannedUntil:     d("ip_banned_until_seconds", "When the exchange's ban of the bot's address (HTTP 418) ends (Unix seconds); 0 when not banned."),
 		killed:          d("kill_switch_tripped", "1 once the risk gate's kill switch tripped, else 0."),
+		locked:          d("protection_lock_until_seconds", "When a protection's lock of an instance's symbol ends (Unix seconds); absent when not locked.", "instance", "symbol", "reason"),
 		started:         d("start_time_seconds", "When the bot started (Unix seconds, bot clock)."),
 	}
 }
@@ -80,7 +82,7 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{c.buildInfo, c.spotQty, c.budgetRatio, c.up, c.placed, c.refused, c.unknown, c.fills, c.apiErrors, c.jobRuns,
 		c.bars, c.polls, c.retries, c.gaps, c.reconciled, c.budgetUsed, c.budgetMax, c.budgetWindow, c.equity, c.balance,
 		c.realized, c.unrealized, c.positionQty, c.strategyPnL, c.strategyRunning, c.openOrders, c.lastKline,
-		c.clockOffset, c.clockSynced, c.blocked, c.blockedBy, c.bannedUntil, c.killed, c.started} {
+		c.clockOffset, c.clockSynced, c.blocked, c.blockedBy, c.bannedUntil, c.killed, c.locked, c.started} {
 		ch <- d
 	}
 }
@@ -174,6 +176,9 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	gauge(c.bannedUntil, banned)
 	gauge(c.killed, boolf(s.KillSwitch != ""))
+	for _, l := range s.Locks {
+		gauge(c.locked, unixSeconds(l.Until.UnixMilli()), l.Instance, l.Symbol, l.Reason)
+	}
 }
 
 // collectMoney emits balances, equity and positions, valued at the last
