@@ -54,7 +54,7 @@ func TestExitGapThroughStop(t *testing.T) {
 	if want := "BTCUSDT B 1@100 fee 0.002 BTC maker=false 01:00; BTCUSDT S 0.998@97 fee 0.193612 USDT maker=false 03:00"; fills != want {
 		t.Errorf("fills\n got %s\nwant %s", fills, want)
 	}
-	if want := "BTCUSDT 01:00→03:00 1@100→97 pnl -3.387612 stop_loss"; trades != want {
+	if want := "BTCUSDT 01:00→03:00 0.998@100→97 pnl -3.387612 stop_loss"; trades != want {
 		t.Errorf("trades\n got %s\nwant %s", trades, want)
 	}
 }
@@ -84,7 +84,7 @@ func TestExitStopAndTargetInOneBar(t *testing.T) {
 			_, trades, _ := runExits(t, strategy.Exits{StopLoss: lvl("2%"), TakeProfit: lvl("3%"), IntrabarPath: c.path}, "", bars)
 			// Either way the sell fills at bar 3's open, 101: 0.998 × 101 =
 			// 100.798, fee 0.201596, PnL 0.596404.
-			if want := "BTCUSDT 01:00→03:00 1@100→101 pnl 0.596404 " + c.want; trades != want {
+			if want := "BTCUSDT 01:00→03:00 0.998@100→101 pnl 0.596404 " + c.want; trades != want {
 				t.Errorf("trades\n got %s\nwant %s", trades, want)
 			}
 		})
@@ -102,7 +102,7 @@ func TestExitTrailingActivation(t *testing.T) {
 		hbar(2, "101", "104", "101", "103.5"), hbar(3, "103", "103.2", "102.5", "102.6"), hbar(4, "102", "102", "101", "101")}
 	_, trades, _ := runExits(t, strategy.Exits{TrailingStop: strategy.Trailing{Activation: lvl("2%"), Distance: lvl("1%")}}, "", bars)
 	// 0.998 × 102 = 101.796, fee 0.203592: PnL 1.592408.
-	if want := "BTCUSDT 01:00→04:00 1@100→102 pnl 1.592408 trailing_stop"; trades != want {
+	if want := "BTCUSDT 01:00→04:00 0.998@100→102 pnl 1.592408 trailing_stop"; trades != want {
 		t.Errorf("trades\n got %s\nwant %s", trades, want)
 	}
 }
@@ -126,13 +126,13 @@ func TestExitTimeframeDetail(t *testing.T) {
 	ex := strategy.Exits{StopLoss: lvl("2%"), TakeProfit: lvl("3%")}
 	// Without detail the exit is placed at 02:00 and fills at 101:
 	// 100.798 − 100 − 0.201596.
-	if _, trades, _ := runExits(t, ex, exchange.Interval30m, bars); trades != "BTCUSDT 01:00→02:00 1@100→101 pnl 0.596404 stop_loss" {
+	if _, trades, _ := runExits(t, ex, exchange.Interval30m, bars); trades != "BTCUSDT 01:00→02:00 0.998@100→101 pnl 0.596404 stop_loss" {
 		t.Errorf("without detail: %s", trades)
 	}
 	// With 30m detail it is placed at 01:30 and fills at 103: 0.998 × 103
 	// = 102.794, fee 0.205588, PnL 2.588412.
 	ex.TimeframeDetail = "30m"
-	if _, trades, _ := runExits(t, ex, exchange.Interval30m, bars); trades != "BTCUSDT 01:00→01:30 1@100→103 pnl 2.588412 take_profit" {
+	if _, trades, _ := runExits(t, ex, exchange.Interval30m, bars); trades != "BTCUSDT 01:00→01:30 0.998@100→103 pnl 2.588412 take_profit" {
 		t.Errorf("with detail: %s", trades)
 	}
 }
@@ -144,7 +144,7 @@ func TestExitMaxHold(t *testing.T) {
 	bars := []exchange.Kline{hbar(0, "100", "101", "99", "100"), hbar(1, "100", "101", "99", "100"),
 		hbar(2, "100", "101", "99", "100"), hbar(3, "100", "101", "99", "100"), hbar(4, "100", "101", "99", "100")}
 	// 0.998 × 100 = 99.8, fee 0.1996: PnL −0.3996.
-	if _, trades, _ := runExits(t, strategy.Exits{MaxHold: 2 * time.Hour}, "", bars); trades != "BTCUSDT 01:00→03:00 1@100→100 pnl -0.3996 max_hold" {
+	if _, trades, _ := runExits(t, strategy.Exits{MaxHold: 2 * time.Hour}, "", bars); trades != "BTCUSDT 01:00→03:00 0.998@100→100 pnl -0.3996 max_hold" {
 		t.Errorf("trades %s", trades)
 	}
 }
@@ -157,7 +157,7 @@ func TestExitBreakEven(t *testing.T) {
 	bars := []exchange.Kline{hbar(0, "100", "101", "99", "100"), hbar(1, "100", "103", "99", "102"),
 		hbar(2, "101", "101", "99.9", "100"), hbar(3, "100.5", "101", "100", "100.5")}
 	// 0.998 × 100.5 = 100.299, fee 0.200598: PnL 0.098402.
-	if _, trades, _ := runExits(t, strategy.Exits{StopLoss: lvl("5%"), BreakEven: lvl("2%")}, "", bars); trades != "BTCUSDT 01:00→03:00 1@100→100.5 pnl 0.098402 stop_loss" {
+	if _, trades, _ := runExits(t, strategy.Exits{StopLoss: lvl("5%"), BreakEven: lvl("2%")}, "", bars); trades != "BTCUSDT 01:00→03:00 0.998@100→100.5 pnl 0.098402 stop_loss" {
 		t.Errorf("trades %s", trades)
 	}
 }
@@ -175,7 +175,27 @@ func TestExitATRStop(t *testing.T) {
 		Instances: []strategy.Config{{Name: "script", ID: "s", Symbols: []string{"BTCUSDT"}, Interval: "1h",
 			Exits: &strategy.Exits{StopLoss: lvl("2atr"), ATRPeriod: 2}}}})
 	// 0.998 × 99 = 98.802, fee 0.197604: PnL −1.395604.
-	if got := tradeText(res.Trades); got != "BTCUSDT 03:00→05:00 1@100→99 pnl -1.395604 stop_loss" {
+	if got := tradeText(res.Trades); got != "BTCUSDT 03:00→05:00 0.998@100→99 pnl -1.395604 stop_loss" {
 		t.Errorf("trades %s", got)
+	}
+}
+
+// Round trips with the fee paid in the base asset: the quantity is net of
+// it (0.998 of the 1 BTC bought), so (exit − entry) × qty − fees is the
+// PnL: (110 − 102) × 0.998 − (0.002 × 102 + 0.21956) = 7.56044.
+func TestRoundTripNetOfBaseFees(t *testing.T) {
+	t.Parallel()
+	s := &script{orders: map[int][]exchange.NewOrder{
+		0: {market("BTCUSDT", exchange.SideBuy, "1")},
+		2: {market("BTCUSDT", exchange.SideSell, "0.998")},
+	}}
+	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")}})
+	tr := res.Trades[0]
+	if tr.Qty.String() != "0.998" || tr.Fees.String() != "0.42356" || tr.PnL.String() != "7.56044" {
+		t.Fatalf("trade qty %s fees %s pnl %s", tr.Qty, tr.Fees, tr.PnL)
+	}
+	if got := tr.ExitPrice.Sub(tr.EntryPrice).Mul(tr.Qty).Sub(tr.Fees); !got.Equal(tr.PnL) {
+		t.Errorf("(exit − entry) × qty − fees = %s, PnL %s", got, tr.PnL)
 	}
 }

@@ -68,10 +68,12 @@ func exactAt(c Curve, exact map[int]decimal.Decimal, i int) string {
 // and back to flat. Scaling in and out is folded in: entry and exit prices
 // are volume-weighted.
 type Trade struct {
-	Symbol     string
-	EntryTime  time.Time
-	ExitTime   time.Time
-	Qty        decimal.Decimal // total base bought
+	Symbol    string
+	EntryTime time.Time
+	ExitTime  time.Time
+	// Qty is the base bought net of fees paid in the base asset: what
+	// could be sold, so (ExitPrice − EntryPrice) × Qty − Fees = PnL.
+	Qty        decimal.Decimal
 	EntryPrice decimal.Decimal // average buy price
 	ExitPrice  decimal.Decimal // average sell price
 	Fees       decimal.Decimal // in the quote asset (base and token fees valued at the fill price)
@@ -111,9 +113,10 @@ func RoundTrips(fills []FillRecord) []Trade {
 	type open struct {
 		active               bool
 		t                    Trade
-		fees                 decSum
+		baseFees             decSum // fees paid in the base asset, in base
 		held, cost, proceeds decSum
 		bought, sold         decSum
+		net                  decSum // bought less fees paid in base
 		// extFees are fees not paid in the base asset. Fees paid in base
 		// shrink the quantity that can be sold, so the proceeds already
 		// reflect them and they must not be subtracted again.
@@ -141,7 +144,6 @@ func RoundTrips(fills []FillRecord) []Trade {
 			}
 			*o = open{active: true, t: Trade{Symbol: f.Symbol, EntryTime: f.Time}}
 		}
-		o.fees.Add(f.FeeQuote)
 		o.extFees.Add(f.FeeQuote)
 		o.extFees.SubMul(f.FeeInBase, f.Price)
 		if f.Side == exchange.SideBuy {
@@ -149,6 +151,9 @@ func RoundTrips(fills []FillRecord) []Trade {
 			o.held.Sub(f.FeeInBase)
 			o.cost.Add(f.QuoteQty)
 			o.bought.Add(f.Qty)
+			o.net.Add(f.Qty)
+			o.net.Sub(f.FeeInBase)
+			o.baseFees.Add(f.FeeInBase)
 			continue
 		}
 		o.held.Sub(f.Qty)
@@ -159,9 +164,11 @@ func RoundTrips(fills []FillRecord) []Trade {
 		}
 		t := o.t
 		t.ExitTime = f.Time
-		t.Qty = o.bought.Decimal()
-		t.Fees = o.fees.Decimal()
+		t.Qty = o.net.Decimal()
 		t.EntryPrice = quo(&o.cost, &o.bought)
+		// Base fees are valued at the entry price: the cost of the
+		// quantity they took, so (exit − entry) × qty − fees = PnL.
+		t.Fees = o.extFees.Decimal().Add(o.baseFees.Decimal().Mul(t.EntryPrice))
 		t.ExitPrice = quo(&o.proceeds, &o.sold)
 		pnl := o.proceeds
 		pnl.AddSum(o.cost, true)
