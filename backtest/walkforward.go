@@ -22,6 +22,10 @@ type WalkForwardOptions struct {
 	// windows; the windows roll forward by Test.
 	Train, Test time.Duration
 	Workers     int
+	// Sweep, when set, runs each window's in-sample sweep instead of
+	// Sweep (a distributed queue does): window counts from 0, train is
+	// base cut to [from, to) as CutWindow cuts it.
+	Sweep func(ctx context.Context, window int, from, to time.Time, train Spec, o SweepOptions) ([]SweepRun, error)
 }
 
 // Window is one step of a walk-forward: the best parameters of the
@@ -68,11 +72,17 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 	out := &WalkForwardResult{Exact: map[int]decimal.Decimal{}}
 	factor := decimal.NewFromInt(1)
 	fees, volume := decimal.Zero, decimal.Zero
-	for start := from; !start.Add(o.Train + o.Test).After(to); start = start.Add(o.Test) {
+	sweep := func(ctx context.Context, _ int, _, _ time.Time, train Spec, so SweepOptions) ([]SweepRun, error) {
+		return Sweep(ctx, train, so)
+	}
+	if o.Sweep != nil {
+		sweep = o.Sweep
+	}
+	for start, n := from, 0; !start.Add(o.Train + o.Test).After(to); start, n = start.Add(o.Test), n+1 {
 		w := Window{TrainFrom: start, TrainTo: start.Add(o.Train), TestFrom: start.Add(o.Train), TestTo: start.Add(o.Train + o.Test)}
 		train := base
-		train.Data = window(base.Data, w.TrainFrom, w.TrainTo, 0)
-		runs, err := Sweep(ctx, train, SweepOptions{Combos: combos, Objective: o.Objective, Workers: o.Workers})
+		train.Data = CutWindow(base.Data, w.TrainFrom, w.TrainTo)
+		runs, err := sweep(ctx, n, w.TrainFrom, w.TrainTo, train, SweepOptions{Combos: combos, Objective: o.Objective, Workers: o.Workers})
 		if err != nil {
 			return nil, err
 		}
@@ -159,6 +169,12 @@ func span(data map[string][]exchange.Kline) (from, to time.Time) {
 		}
 	}
 	return from, to
+}
+
+// CutWindow cuts every series to [from, to), leaving out a symbol with no
+// bars there: the data of an in-sample window.
+func CutWindow(data map[string][]exchange.Kline, from, to time.Time) map[string][]exchange.Kline {
+	return window(data, from, to, 0)
 }
 
 // window cuts every series to [from, to) plus warm bars before from.

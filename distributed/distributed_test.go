@@ -1,0 +1,237 @@
+package distributed_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/spotbot/spotbot/backtest"
+	"github.com/spotbot/spotbot/config"
+	"github.com/spotbot/spotbot/configs"
+	"github.com/spotbot/spotbot/distributed"
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/distributed/natstest"
+	"github.com/spotbot/spotbot/marketdata"
+	"github.com/spotbot/spotbot/strategies"
+	"github.com/spotbot/spotbot/strategy"
+)
+
+// sampleJob is a sweep of smacross over the embedded sample: the job, its
+// spec with bars and its combinations.
+func sampleJob(t testing.TB, id string, params []string, unit int) (distributed.Job, backtest.Spec, []backtest.Combo, *strategy.Registry) {
+	t.Helper()
+	reg := strategies.NewRegistry()
+	text, err := configs.FS.ReadFile("backtest.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := config.Load(text, nil, nil, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := backtest.FromConfig(c, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := distributed.Job{ID: id, Kind: distributed.KindSweep, Config: string(text), Params: params, Objective: "sharpe", UnitSize: unit}
+	combos, err := j.Combos()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j, spec, combos, reg
+}
+
+func connect(t testing.TB, url, name string) *distributed.Queue {
+	t.Helper()
+	q, err := distributed.Connect(t.Context(), distributed.ConnOptions{URL: url, Name: name, AckWait: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(q.Close)
+	return q
+}
+
+func mustJSON(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestSweepSurvivesKilledWorkerAndCoordinator: three workers, one killed
+// in the middle of its first unit, the coordinator stopped after the first
+// results and started again; the merged result is byte for byte the
+// local sweep's.
+func TestSweepSurvivesKilledWorkerAndCoordinator(t *testing.T) {
+	url := natstest.Server(t)
+	job, spec, combos, reg := sampleJob(t, "killtest", []string{"fast=3:12:1", "slow=30,50,80"}, 4)
+	obj, _ := backtest.ParseObjective(job.Objective)
+	local, err := backtest.Sweep(t.Context(), spec, backtest.SweepOptions{Combos: combos, Objective: obj, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const nUnits = 8 // 30 runs of 4
+
+	coord := connect(t, url, "coordinator-1")
+	j, resumed, err := coord.Start(t.Context(), job, spec.Data)
+	if err != nil || resumed {
+		t.Fatalf("start: resumed %v, %v", resumed, err)
+	}
+	// The coordinator stops once the first unit's runs are merged.
+	ctx1, stop1 := context.WithCancel(t.Context())
+	var merged atomic.Int32
+	first := make(chan error, 1)
+	go func() {
+		_, err := coord.Sweep(ctx1, j, 0, time.Time{}, time.Time{}, backtest.SweepOptions{Combos: combos, Objective: obj,
+			Done: func(backtest.SweepRun) {
+				if merged.Add(1) == 4 {
+					stop1()
+				}
+			}})
+		first <- err
+	}()
+
+	// Worker "doomed" dies as its first unit starts: its unit is neither
+	// stored nor acknowledged.
+	var killed atomic.Value
+	doomedQ := connect(t, url, "doomed")
+	dctx, kill := context.WithCancel(t.Context())
+	doomed := &distributed.Worker{Queue: doomedQ, Registry: reg, Name: "doomed", Concurrency: 1,
+		Started: func(u distributed.Unit) {
+			if killed.CompareAndSwap(nil, u.Index) {
+				kill()
+			}
+		}}
+	if err := doomed.Run(dctx); err != nil {
+		t.Fatal(err)
+	}
+	doomedQ.Close()
+	deadUnit, ok := killed.Load().(int)
+	if !ok {
+		t.Fatal("the doomed worker ran no unit")
+	}
+
+	var wg sync.WaitGroup
+	wctx, stopWorkers := context.WithCancel(t.Context())
+	defer func() { stopWorkers(); wg.Wait() }()
+	var started sync.Map // unit -> count of starts by the live workers
+	for i := range 2 {
+		w := &distributed.Worker{Queue: connect(t, url, fmt.Sprintf("w%d", i)), Registry: reg, Name: fmt.Sprintf("w%d", i),
+			Concurrency: 2, Logger: slog.New(slog.DiscardHandler), Started: func(u distributed.Unit) {
+				n, _ := started.LoadOrStore(u.Index, new(atomic.Int32))
+				n.(*atomic.Int32).Add(1)
+			}}
+		wg.Go(func() {
+			if err := w.Run(wctx); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	if err := <-first; err != context.Canceled {
+		t.Fatalf("first coordinator: %v, want context.Canceled", err)
+	}
+
+	// A new coordinator, a new connection: it resumes the job.
+	coord2 := connect(t, url, "coordinator-2")
+	j2, resumed, err := coord2.Start(t.Context(), job, spec.Data)
+	if err != nil || !resumed {
+		t.Fatalf("restart: resumed %v, %v", resumed, err)
+	}
+	var arrived atomic.Int32
+	got, err := coord2.Sweep(t.Context(), j2, 0, time.Time{}, time.Time{}, backtest.SweepOptions{Combos: combos, Objective: obj,
+		Done: func(backtest.SweepRun) { arrived.Add(1) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, want := mustJSON(t, got), mustJSON(t, local); a != want {
+		t.Fatalf("distributed result differs from the local sweep:\n%s\nwant\n%s", a, want)
+	}
+	// The restarted coordinator merged every run exactly once, the first
+	// one's included (read back from the bucket).
+	if arrived.Load() != int32(len(combos)) {
+		t.Fatalf("second coordinator merged %d runs, want %d", arrived.Load(), len(combos))
+	}
+	// The dead worker's unit was run again by a live worker; no unit ran
+	// twice on the live ones.
+	total := 0
+	started.Range(func(k, v any) bool {
+		if n := v.(*atomic.Int32).Load(); n != 1 {
+			t.Errorf("unit %v started %d times on live workers", k, n)
+		}
+		total++
+		return true
+	})
+	if total != nUnits {
+		t.Errorf("live workers started %d distinct units, want %d (the killed one %d included)", total, nUnits, deadUnit)
+	}
+	if _, ok := started.Load(deadUnit); !ok {
+		t.Errorf("the killed unit %d was not run again", deadUnit)
+	}
+	checkDrained(t, url)
+}
+
+// checkDrained asserts the work queue holds no unit.
+func checkDrained(t *testing.T, url string) {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		js, _ := nc.JetStream()
+		si, err := js.StreamInfo(distributed.Stream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if si.State.Msgs == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d units left in the queue", si.State.Msgs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestBarsRoundTrip: decoded bars equal the loaded ones exactly (the
+// decimals' exponents included), and the hash is fixed by the content.
+func TestBarsRoundTrip(t *testing.T) {
+	ks, err := marketdata.Sample("BTCUSDT")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := map[string][]exchange.Kline{"BTCUSDT": ks[:3]}
+	enc, err := distributed.EncodeBars(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := distributed.DecodeBars(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range back["BTCUSDT"] {
+		o := ks[i]
+		if !k.OpenTime.Equal(o.OpenTime) || k.OpenTime.Location() != o.OpenTime.Location() || !k.CloseTime.Equal(o.CloseTime) ||
+			k.Open.String() != o.Open.String() || k.Open.Exponent() != o.Open.Exponent() || k.Close.Exponent() != o.Close.Exponent() ||
+			k.Volume.String() != o.Volume.String() || k.QuoteVolume.String() != o.QuoteVolume.String() {
+			t.Fatalf("bar %d: %+v, want %+v", i, k, o)
+		}
+	}
+	if _, err := distributed.DecodeBars(enc[:len(enc)-1]); err == nil {
+		t.Fatal("a truncated encoding decoded")
+	}
+	if _, err := distributed.DecodeBars([]byte("something else")); err == nil {
+		t.Fatal("a foreign object decoded")
+	}
+}
