@@ -147,3 +147,20 @@ func (q *Queue) WalkForwardSweep(j *Job) func(ctx context.Context, window int, f
 		return q.Sweep(ctx, j, window+1, from, to, o)
 	}
 }
+
+// Finished counts the units of a job whose results are stored, over all
+// its stages.
+func (q *Queue) Finished(ctx context.Context, id string) (int, error) {
+	if err := CheckID(id); err != nil {
+		return 0, err
+	}
+	l, err := q.results.ListKeysFiltered(ctx, id+".r.>")
+	if err != nil {
+		return 0, fmt.Errorf("queue: results of %s: %w", id, err)
+	}
+	n := 0
+	for range l.Keys() {
+		n++
+	}
+	return n, nil
+}

@@ -114,7 +114,7 @@ func Connect(ctx context.Context, o ConnOptions) (*Queue, error) {
 	}
 	nc, err := nats.Connect(o.URL, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("queue: connect to %s: %w", redact(o.URL), err)
+		return nil, fmt.Errorf("queue: connect to %s: %w", Redact(o.URL), err)
 	}
 	q, err := setup(ctx, nc, o.AckWait)
 	if err != nil {
@@ -124,8 +124,8 @@ func Connect(ctx context.Context, o ConnOptions) (*Queue, error) {
 	return q, nil
 }
 
-// redact drops a password from a URL for messages.
-func redact(raw string) string {
+// Redact drops the passwords from server URLs, for messages.
+func Redact(raw string) string {
 	var out []string
 	for _, u := range strings.Split(raw, ",") {
 		if p, err := url.Parse(strings.TrimSpace(u)); err == nil {
@@ -154,6 +154,9 @@ func setup(ctx context.Context, nc *nats.Conn, ackWait time.Duration) (*Queue, e
 	if errors.Is(err, jetstream.ErrConsumerNotFound) {
 		q.cons, err = q.stream.CreateConsumer(ctx, jetstream.ConsumerConfig{Durable: Consumer, AckPolicy: jetstream.AckExplicitPolicy,
 			AckWait: ackWait, MaxDeliver: -1, MaxAckPending: 10000, FilterSubject: UnitsSubject + ".>"})
+		if errors.Is(err, jetstream.ErrConsumerExists) { // another process created it meanwhile
+			q.cons, err = q.stream.Consumer(ctx, Consumer)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("queue: consumer %s: %w", Consumer, err)
