@@ -189,8 +189,10 @@ type Unit struct {
 	To    time.Time `json:"to,omitzero"`
 }
 
-func (u Unit) subject() string { return fmt.Sprintf("%s.%s.%d.%d", UnitsSubject, u.Job, u.Stage, u.Index) }
-func (u Unit) id() string      { return fmt.Sprintf("%s.%d.%d", u.Job, u.Stage, u.Index) }
+func (u Unit) subject() string {
+	return fmt.Sprintf("%s.%s.%d.%d", UnitsSubject, u.Job, u.Stage, u.Index)
+}
+func (u Unit) id() string { return fmt.Sprintf("%s.%d.%d", u.Job, u.Stage, u.Index) }
 func (u Unit) resultKey() string {
 	return fmt.Sprintf("%s.r.%d.%d", u.Job, u.Stage, u.Index)
 }

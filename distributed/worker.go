@@ -30,7 +30,7 @@ type Worker struct {
 	// GOMAXPROCS); each unit runs its runs one after another.
 	Concurrency int
 	// Cache is the number of bar sets kept in memory (default 4).
-	Cache int
+	Cache  int
 	Logger *slog.Logger
 	// Started, when set, is called as a unit starts running.
 	Started func(Unit)
