@@ -79,7 +79,6 @@ func benchSweep(b *testing.B, url string, job distributed.Job, spec backtest.Spe
 // compare the runs/s of the two (target ≥ 1.7×). Server, coordinator and
 // workers share the process, as they share the machine.
 func BenchmarkDistributedScaling(b *testing.B) {
-	url := natstest.Server(b)
 	job, spec, _, _ := sampleJob(b, "x", []string{"fast=5:40:5", "slow=50:120:10"}, 4)
 	spec.Data = map[string][]exchange.Kline{"BTCUSDT": walk(8760, 7)}
 	_, restore := backtest.SweepMemory()
@@ -87,6 +86,7 @@ func BenchmarkDistributedScaling(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprint("workers=", workers), func(b *testing.B) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
+			url := natstest.Server(b) // a server of its own: job ids start again with -count
 			n := 0
 			job.ID = fmt.Sprintf("scale%d-warm", workers)
 			benchSweep(b, url, job, spec, workers) // the heap grows to its limit once
