@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -228,10 +230,112 @@ func TestBarsRoundTrip(t *testing.T) {
 			t.Fatalf("bar %d: %+v, want %+v", i, k, o)
 		}
 	}
+	if h := distributed.BarsHash(enc); h != "e833d657cc02ff4f10bc908c2f66f52d9b19f3dabb10e2fd632cbe8bb7534fef" {
+		t.Fatalf("hash %s", h)
+	}
+	// The same price written with another exponent is other bars.
+	other := map[string][]exchange.Kline{"BTCUSDT": slices.Clone(ks[:3])}
+	other["BTCUSDT"][1].Close = other["BTCUSDT"][1].Close.Round(8)
+	if c, o := other["BTCUSDT"][1].Close, ks[1].Close; !c.Equal(o) || c.Exponent() == o.Exponent() {
+		t.Fatalf("%s (exponent %d) against %s (%d)", c, c.Exponent(), o, o.Exponent())
+	}
+	if enc2, _ := distributed.EncodeBars(other); distributed.BarsHash(enc2) == distributed.BarsHash(enc) {
+		t.Fatal("bars differing in an exponent hash alike")
+	}
 	if _, err := distributed.DecodeBars(enc[:len(enc)-1]); err == nil {
 		t.Fatal("a truncated encoding decoded")
 	}
 	if _, err := distributed.DecodeBars([]byte("something else")); err == nil {
 		t.Fatal("a foreign object decoded")
+	}
+}
+
+// runWorker runs a worker until the test ends.
+func runWorker(t *testing.T, w *distributed.Worker) {
+	t.Helper()
+	ctx, stop := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := w.Run(ctx); err != nil {
+			t.Error(err)
+		}
+	}()
+	t.Cleanup(func() { stop(); <-done })
+}
+
+// TestUnitFailureStopsCoordinatorThenAttachContinues: a worker whose
+// binary lacks the strategy reports it; the coordinator stops naming the
+// unit, the worker and the reason; with a fixed worker the same job
+// finishes, identical to the local sweep.
+func TestUnitFailureStopsCoordinatorThenAttachContinues(t *testing.T) {
+	url := natstest.Server(t)
+	job, spec, combos, reg := sampleJob(t, "failing", []string{"fast=5,10", "slow=30,50"}, 2)
+	obj, _ := backtest.ParseObjective(job.Objective)
+	q := connect(t, url, "coordinator")
+	j, _, err := q.Start(t.Context(), job, spec.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bareCtx, stopBare := context.WithCancel(t.Context())
+	bareDone := make(chan struct{})
+	go func() {
+		defer close(bareDone)
+		_ = (&distributed.Worker{Queue: connect(t, url, "bare"), Registry: strategy.NewRegistry(), Name: "bare", Concurrency: 1}).Run(bareCtx)
+	}()
+	_, err = q.Sweep(t.Context(), j, 0, time.Time{}, time.Time{}, backtest.SweepOptions{Combos: combos, Objective: obj})
+	stopBare()
+	<-bareDone
+	if err == nil || !strings.Contains(err.Error(), "worker bare: job failing: configuration: ") ||
+		!strings.Contains(err.Error(), `unknown strategy "smacross"`) || !strings.Contains(err.Error(), "attach to the job again") {
+		t.Fatalf("err = %v", err)
+	}
+	runWorker(t, &distributed.Worker{Queue: connect(t, url, "fixed"), Registry: reg, Name: "fixed", Concurrency: 2})
+	got, err := q.Sweep(t.Context(), j, 0, time.Time{}, time.Time{}, backtest.SweepOptions{Combos: combos, Objective: obj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, err := backtest.Sweep(t.Context(), spec, backtest.SweepOptions{Combos: combos, Objective: obj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := mustJSON(t, got), mustJSON(t, local); a != b {
+		t.Fatalf("got\n%s\nwant\n%s", a, b)
+	}
+}
+
+// TestRedeliveredUnitIsNotRunAgain: a unit delivered again after its
+// result was stored is acknowledged without running.
+func TestRedeliveredUnitIsNotRunAgain(t *testing.T) {
+	url := natstest.Server(t)
+	job, spec, combos, reg := sampleJob(t, "again", []string{"fast=5,10"}, 1)
+	obj, _ := backtest.ParseObjective(job.Objective)
+	q := connect(t, url, "coordinator")
+	j, _, err := q.Start(t.Context(), job, spec.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var starts atomic.Int32
+	runWorker(t, &distributed.Worker{Queue: connect(t, url, "w"), Registry: reg, Name: "w", Concurrency: 1,
+		Started: func(distributed.Unit) { starts.Add(1) }})
+	if _, err := q.Sweep(t.Context(), j, 0, time.Time{}, time.Time{}, backtest.SweepOptions{Combos: combos, Objective: obj}); err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := nc.JetStream()
+	if _, err := js.Publish("spotbot.units.again.0.1", []byte(`{"job":"again","stage":0,"unit":1,"lo":1,"hi":2}`)); err != nil {
+		t.Fatal(err)
+	}
+	checkDrained(t, url)
+	if n := starts.Load(); n != 2 {
+		t.Fatalf("%d units started, want 2 (the redelivery acknowledged unrun)", n)
+	}
+	n, err := q.Finished(t.Context(), "again")
+	if err != nil || n != 2 {
+		t.Fatalf("finished %d, %v; want 2", n, err)
 	}
 }

@@ -162,7 +162,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		if _, perr := q.results.Put(ctx, u.errorKey(), b); perr != nil {
 			log.Error("worker: store the failure", "err", perr)
 		}
-		_ = msg.NakWithDelay(10 * time.Second)
+		_ = msg.NakWithDelay(min(q.ackWait, 10*time.Second))
 		return
 	}
 	b, err := json.Marshal(result{Worker: w.Name, Runs: runs})
