@@ -22,6 +22,7 @@ import (
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/strategies"
+	"github.com/spotbot/spotbot/strategies/smacross"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -70,7 +71,7 @@ func mustJSON(t testing.TB, v any) string {
 }
 
 // TestSweepSurvivesKilledWorkerAndCoordinator: three workers, one killed
-// in the middle of its first unit, the coordinator stopped after the first
+// in the middle of its first unit (after its first run), the coordinator stopped after the first
 // results and started again; the merged result is byte for byte the
 // local sweep's.
 func TestSweepSurvivesKilledWorkerAndCoordinator(t *testing.T) {
@@ -102,21 +103,30 @@ func TestSweepSurvivesKilledWorkerAndCoordinator(t *testing.T) {
 		first <- err
 	}()
 
-	// Worker "doomed" dies as its first unit starts: its unit is neither
-	// stored nor acknowledged.
+	// Worker "doomed" dies in the middle of its first unit: its registry
+	// builds smacross once to check the job's configuration, once per run,
+	// and cancels the worker as it builds the unit's second run. The unit
+	// is neither stored nor acknowledged.
 	var killed atomic.Value
 	doomedQ := connect(t, url, "doomed")
 	dctx, kill := context.WithCancel(t.Context())
-	doomed := &distributed.Worker{Queue: doomedQ, Registry: reg, Name: "doomed", Concurrency: 1,
-		Started: func(u distributed.Unit) {
-			if killed.CompareAndSwap(nil, u.Index) {
-				kill()
-			}
-		}}
+	var builds atomic.Int32
+	doomedReg := strategy.NewRegistry()
+	doomedReg.Register(smacross.Name, func(cfg strategy.Config) (strategy.Strategy, error) {
+		if builds.Add(1) == 3 {
+			kill()
+		}
+		return smacross.New(cfg)
+	})
+	doomed := &distributed.Worker{Queue: doomedQ, Registry: doomedReg, Name: "doomed", Concurrency: 1,
+		Started: func(u distributed.Unit) { killed.CompareAndSwap(nil, u.Index) }}
 	if err := doomed.Run(dctx); err != nil {
 		t.Fatal(err)
 	}
 	doomedQ.Close()
+	if builds.Load() < 3 {
+		t.Fatalf("the doomed worker built %d strategies, want at least 3", builds.Load())
+	}
 	deadUnit, ok := killed.Load().(int)
 	if !ok {
 		t.Fatal("the doomed worker ran no unit")
