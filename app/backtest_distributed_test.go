@@ -133,6 +133,20 @@ func TestDistributedWalkForwardMatchesLocal(t *testing.T) {
 	if distOut != localOut || !strings.Contains(localOut, "out of sample, chained") {
 		t.Fatalf("distributed:\n%s\nlocal:\n%s", distOut, localOut)
 	}
+	// Attached again, the job's command (durations included) runs from
+	// the stored results alone.
+	againOut, errOut, code := runBacktest(t, "walkforward", "attach", "wftest", "--queue", url)
+	if code != ExitOK || againOut != localOut || !strings.Contains(errOut, "walkforward job wftest resumed") {
+		t.Fatalf("attach: exit %d, %s\n%s", code, errOut, againOut)
+	}
+	if _, errOut, code := runBacktest(t, "sweep", "attach", "wftest", "--queue", url); code != ExitUsage ||
+		!strings.Contains(errOut, "job wftest is a walkforward; use walkforward attach") {
+		t.Fatalf("sweep attach of a walk-forward: exit %d, %s", code, errOut)
+	}
+	if _, errOut, code := runBacktest(t, "sweep", "attach", "nosuchjob", "--queue", url); code != ExitError ||
+		!strings.Contains(errOut, "job nosuchjob: no such job in spotbot-jobs") {
+		t.Fatalf("attach of an unknown job: exit %d, %s", code, errOut)
+	}
 }
 
 // TestQueueUsageErrors: bad queue flags are usage errors naming the flag.
