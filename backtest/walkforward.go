@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -23,8 +24,8 @@ type WalkForwardOptions struct {
 	Train, Test time.Duration
 	Workers     int
 	// Sweep, when set, runs each window's in-sample sweep instead of
-	// Sweep (a distributed queue does): window counts from 0, train is
-	// base cut to [from, to) as CutWindow cuts it.
+	// Sweep (a distributed queue does), every window's at once: window
+	// counts from 0, train is base cut to [from, to) as CutWindow cuts it.
 	Sweep func(ctx context.Context, window int, from, to time.Time, train Spec, o SweepOptions) ([]SweepRun, error)
 }
 
@@ -72,17 +73,43 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 	out := &WalkForwardResult{Exact: map[int]decimal.Decimal{}}
 	factor := decimal.NewFromInt(1)
 	fees, volume := decimal.Zero, decimal.Zero
-	sweep := func(ctx context.Context, _ int, _, _ time.Time, train Spec, so SweepOptions) ([]SweepRun, error) {
-		return Sweep(ctx, train, so)
+	var wins []Window
+	for start := from; !start.Add(o.Train + o.Test).After(to); start = start.Add(o.Test) {
+		wins = append(wins, Window{TrainFrom: start, TrainTo: start.Add(o.Train), TestFrom: start.Add(o.Train), TestTo: start.Add(o.Train + o.Test)})
 	}
+	so := SweepOptions{Combos: combos, Objective: o.Objective, Workers: o.Workers}
+	// On a queue (o.Sweep), every window's in-sample sweep is queued at
+	// once, so the workers do not wait for one window's last runs before
+	// the next window's start; here each sweep runs on every core, one
+	// window after another.
+	var pending []chan sweepResult
 	if o.Sweep != nil {
-		sweep = o.Sweep
+		var wg sync.WaitGroup
+		defer wg.Wait()
+		sctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		for n, w := range wins {
+			ch := make(chan sweepResult, 1)
+			pending = append(pending, ch)
+			train := base
+			train.Data = CutWindow(base.Data, w.TrainFrom, w.TrainTo)
+			wg.Go(func() {
+				runs, err := o.Sweep(sctx, n, w.TrainFrom, w.TrainTo, train, so)
+				ch <- sweepResult{runs, err}
+			})
+		}
 	}
-	for start, n := from, 0; !start.Add(o.Train + o.Test).After(to); start, n = start.Add(o.Test), n+1 {
-		w := Window{TrainFrom: start, TrainTo: start.Add(o.Train), TestFrom: start.Add(o.Train), TestTo: start.Add(o.Train + o.Test)}
-		train := base
-		train.Data = CutWindow(base.Data, w.TrainFrom, w.TrainTo)
-		runs, err := sweep(ctx, n, w.TrainFrom, w.TrainTo, train, SweepOptions{Combos: combos, Objective: o.Objective, Workers: o.Workers})
+	for n, w := range wins {
+		var runs []SweepRun
+		var err error
+		if pending != nil {
+			r := <-pending[n]
+			runs, err = r.runs, r.err
+		} else {
+			train := base
+			train.Data = CutWindow(base.Data, w.TrainFrom, w.TrainTo)
+			runs, err = Sweep(ctx, train, so)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -127,6 +154,11 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 	}
 	out.Aggregate = Compute(ComputeInput{Curve: out.Curve, Exact: out.Exact, Exposed: out.Exposure, Trades: out.Trades, Fees: fees, Volume: volume})
 	return out, nil
+}
+
+type sweepResult struct {
+	runs []SweepRun
+	err  error
 }
 
 // withParams returns base with the combo set in the first instance's params.
