@@ -139,7 +139,7 @@ Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
 		},
 	}
 	runF.register(runCmd)
-	root.AddCommand(runCmd, newSweep(prog, d), newWalkForward(prog, d), newReport(prog, d))
+	root.AddCommand(runCmd, newSweep(prog, d), newWalkForward(prog, d), newReport(prog, d), newWorker(prog, d))
 	return root
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/spotbot/spotbot/backtest"
+	"github.com/spotbot/spotbot/distributed"
 )
 
 // sweepFile is what a sweep (or one shard of it) writes, and what merge
@@ -32,6 +33,7 @@ const sweepSchema = "spotbot.sweep/v1"
 
 func newSweep(prog string, d deps) *cobra.Command {
 	var rf runFlags
+	var q queueFlags
 	var params []string
 	var objective, shard, output string
 	var random, top, workers int
@@ -84,7 +86,12 @@ shard writes its own results file and "sweep merge" joins them.`,
 			if sn > 1 {
 				mine = (len(combos) - si + sn - 1) / sn
 			}
-			runs, err := backtest.Sweep(cmd.Context(), spec, backtest.SweepOptions{Combos: combos, Objective: obj,
+			sweep, closeQueue, err := q.sweep(cmd, d, src, spec, search{distributed.KindSweep, params, random, seed, objective, sn})
+			if err != nil {
+				return err
+			}
+			defer closeQueue()
+			runs, err := sweep(cmd.Context(), spec, backtest.SweepOptions{Combos: combos, Objective: obj,
 				Workers: workers, Shard: si, Shards: sn, Done: func(backtest.SweepRun) { done++; p.update(done, mine) }})
 			p.finish()
 			if err != nil {
@@ -124,6 +131,7 @@ shard writes its own results file and "sweep merge" joins them.`,
 		},
 	}
 	rf.register(c)
+	q.register(c)
 	fs := c.Flags()
 	fs.StringArrayVar(&params, "param", nil, "a parameter to sweep: name=v1,v2,... or name=lo:hi:step (repeatable)")
 	fs.StringVar(&objective, "objective", "sharpe", "what to maximise")
@@ -133,7 +141,7 @@ shard writes its own results file and "sweep merge" joins them.`,
 	fs.IntVar(&top, "top", 20, "rows of the results table (0 for all)")
 	fs.StringVar(&shard, "shard", "", "run only shard i of n, e.g. 0/4")
 	fs.StringVar(&output, "output", "", "write every run to this JSON file")
-	c.AddCommand(newMerge())
+	c.AddCommand(newMerge(), newAttach(c, distributed.KindSweep))
 	return c
 }
 

@@ -8,11 +8,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/spotbot/spotbot/backtest"
+	"github.com/spotbot/spotbot/distributed"
 	"github.com/spotbot/spotbot/strategy"
 )
 
 func newWalkForward(prog string, d deps) *cobra.Command {
 	var rf runFlags
+	var q queueFlags
 	var params []string
 	var objective string
 	var train, test time.Duration
@@ -31,15 +33,20 @@ test length, and reports each window and the chained out-of-sample result.`,
 			if err != nil {
 				return err
 			}
-			_, spec, _, err := rf.load(d.reg)
+			_, spec, src, err := rf.load(d.reg)
 			if err != nil {
 				return err
 			}
 			// Many short-lived values over the loaded bars: see SweepMemory.
 			_, restore := backtest.SweepMemory()
 			defer restore()
+			sweep, closeQueue, err := q.walkForward(cmd, d, src, spec, search{kind: distributed.KindWalkForward, params: params, objective: objective})
+			if err != nil {
+				return err
+			}
+			defer closeQueue()
 			res, err := backtest.WalkForward(cmd.Context(), spec, backtest.WalkForwardOptions{Params: ps, Objective: obj,
-				Train: train, Test: test, Workers: workers})
+				Train: train, Test: test, Workers: workers, Sweep: sweep})
 			if err != nil {
 				return fmt.Errorf("%w (check --train and --test)", err)
 			}
@@ -59,6 +66,8 @@ test length, and reports each window and the chained out-of-sample result.`,
 		},
 	}
 	rf.register(c)
+	q.register(c)
+	c.AddCommand(newAttach(c, distributed.KindWalkForward))
 	fs := c.Flags()
 	fs.StringArrayVar(&params, "param", nil, "a parameter to optimise: name=v1,v2,... or name=lo:hi:step (repeatable)")
 	fs.StringVar(&objective, "objective", "sharpe", "what to maximise in sample")

@@ -13,6 +13,24 @@ import (
 // starting balances, its fill model and its data (the embedded sample, a
 // CSV file or a folder of CSV files, cut to data.from/data.to).
 func FromConfig(c *config.Config, reg *strategy.Registry) (Spec, error) {
+	s, err := SpecOf(c, reg)
+	if err != nil {
+		return Spec{}, err
+	}
+	rng, err := c.Data.Range()
+	if err != nil {
+		return Spec{}, err
+	}
+	s.Data, err = session.LoadData(c.Data.Source, c.Data.Path, s.Interval, strategy.SymbolsOf(c.Strategies), rng)
+	if err != nil {
+		return Spec{}, err
+	}
+	return s, nil
+}
+
+// SpecOf builds the Spec of a configuration without its data: what a
+// distributed worker builds before it sets the bars it received by hash.
+func SpecOf(c *config.Config, reg *strategy.Registry) (Spec, error) {
 	iv, err := exchange.ParseInterval(c.Data.Interval)
 	if err != nil {
 		return Spec{}, fmt.Errorf("data.interval: %w", err)
@@ -23,14 +41,5 @@ func FromConfig(c *config.Config, reg *strategy.Registry) (Spec, error) {
 	}
 	s := Spec{Instances: c.Strategies, Registry: reg, Interval: iv, Balances: c.Account.Balances, Quote: c.Account.Quote,
 		Fill: fill, Risk: c.Risk}
-	syms := strategy.SymbolsOf(c.Strategies)
-	rng, err := c.Data.Range()
-	if err != nil {
-		return Spec{}, err
-	}
-	s.Data, err = session.LoadData(c.Data.Source, c.Data.Path, iv, syms, rng)
-	if err != nil {
-		return Spec{}, err
-	}
 	return s, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -22,6 +23,10 @@ type WalkForwardOptions struct {
 	// windows; the windows roll forward by Test.
 	Train, Test time.Duration
 	Workers     int
+	// Sweep, when set, runs each window's in-sample sweep instead of
+	// Sweep (a distributed queue does), every window's at once: window
+	// counts from 0, train is base cut to [from, to) as CutWindow cuts it.
+	Sweep func(ctx context.Context, window int, from, to time.Time, train Spec, o SweepOptions) ([]SweepRun, error)
 }
 
 // Window is one step of a walk-forward: the best parameters of the
@@ -68,11 +73,43 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 	out := &WalkForwardResult{Exact: map[int]decimal.Decimal{}}
 	factor := decimal.NewFromInt(1)
 	fees, volume := decimal.Zero, decimal.Zero
+	var wins []Window
 	for start := from; !start.Add(o.Train + o.Test).After(to); start = start.Add(o.Test) {
-		w := Window{TrainFrom: start, TrainTo: start.Add(o.Train), TestFrom: start.Add(o.Train), TestTo: start.Add(o.Train + o.Test)}
-		train := base
-		train.Data = window(base.Data, w.TrainFrom, w.TrainTo, 0)
-		runs, err := Sweep(ctx, train, SweepOptions{Combos: combos, Objective: o.Objective, Workers: o.Workers})
+		wins = append(wins, Window{TrainFrom: start, TrainTo: start.Add(o.Train), TestFrom: start.Add(o.Train), TestTo: start.Add(o.Train + o.Test)})
+	}
+	so := SweepOptions{Combos: combos, Objective: o.Objective, Workers: o.Workers}
+	// On a queue (o.Sweep), every window's in-sample sweep is queued at
+	// once, so the workers do not wait for one window's last runs before
+	// the next window's start; here each sweep runs on every core, one
+	// window after another.
+	var pending []chan sweepResult
+	if o.Sweep != nil {
+		var wg sync.WaitGroup
+		defer wg.Wait()
+		sctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		for n, w := range wins {
+			ch := make(chan sweepResult, 1)
+			pending = append(pending, ch)
+			train := base
+			train.Data = CutWindow(base.Data, w.TrainFrom, w.TrainTo)
+			wg.Go(func() {
+				runs, err := o.Sweep(sctx, n, w.TrainFrom, w.TrainTo, train, so)
+				ch <- sweepResult{runs, err}
+			})
+		}
+	}
+	for n, w := range wins {
+		var runs []SweepRun
+		var err error
+		if pending != nil {
+			r := <-pending[n]
+			runs, err = r.runs, r.err
+		} else {
+			train := base
+			train.Data = CutWindow(base.Data, w.TrainFrom, w.TrainTo)
+			runs, err = Sweep(ctx, train, so)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -119,6 +156,11 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 	return out, nil
 }
 
+type sweepResult struct {
+	runs []SweepRun
+	err  error
+}
+
 // withParams returns base with the combo set in the first instance's params.
 func withParams(base Spec, c Combo) Spec {
 	s := base
@@ -159,6 +201,12 @@ func span(data map[string][]exchange.Kline) (from, to time.Time) {
 		}
 	}
 	return from, to
+}
+
+// CutWindow cuts every series to [from, to), leaving out a symbol with no
+// bars there: the data of an in-sample window.
+func CutWindow(data map[string][]exchange.Kline, from, to time.Time) map[string][]exchange.Kline {
+	return window(data, from, to, 0)
 }
 
 // window cuts every series to [from, to) plus warm bars before from.

@@ -1,0 +1,166 @@
+package distributed
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/spotbot/spotbot/backtest"
+)
+
+// Sweep is backtest.Sweep on the queue: it publishes the units of the
+// job's stage that are neither done nor queued, merges the results as
+// workers store them (o.Done is called for each run, in arrival order),
+// and returns every run ranked as backtest.Sweep ranks them. o.Combos are
+// the job's combinations (Job.Combos), set as the runs' Params. Stopped
+// (ctx) and called again, by this or another process, it publishes nothing
+// twice and keeps every finished unit: the queue and the results bucket
+// hold the state.
+func (q *Queue) Sweep(ctx context.Context, j *Job, stage int, from, to time.Time, o backtest.SweepOptions) ([]backtest.SweepRun, error) {
+	if o.Shards > 1 {
+		return nil, errors.New("queue: a distributed sweep is not sharded; the queue spreads it")
+	}
+	all := units(j.ID, stage, len(o.Combos), j.UnitSize, from, to)
+	runs := make([]backtest.SweepRun, len(o.Combos))
+	done := make([]bool, len(all))
+	left := len(all)
+	prefix := fmt.Sprintf("%s.%%s.%d.", j.ID, stage)
+	w, err := q.results.WatchFiltered(ctx, []string{fmt.Sprintf(prefix, "r") + "*", fmt.Sprintf(prefix, "e") + "*"})
+	if err != nil {
+		return nil, fmt.Errorf("queue: watch results of %s: %w", j.ID, err)
+	}
+	defer func() { _ = w.Stop() }()
+	initial := true
+	for left > 0 || initial {
+		var e jetstream.KeyValueEntry
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case e = <-w.Updates():
+		}
+		if e == nil { // the stored values are all read: queue what is missing
+			initial = false
+			if err := q.publish(ctx, all, done); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if e.Operation() != jetstream.KeyValuePut {
+			continue
+		}
+		kind, idx, ok := parseKey(e.Key(), j.ID, stage)
+		if !ok || idx >= len(all) {
+			return nil, fmt.Errorf("queue: job %s: result key %s names no unit of this sweep (is the job id reused?)", j.ID, e.Key())
+		}
+		var r result
+		if err := json.Unmarshal(e.Value(), &r); err != nil {
+			return nil, fmt.Errorf("queue: job %s: result %s: %w", j.ID, e.Key(), err)
+		}
+		if kind == "e" {
+			if initial {
+				// A failure of an earlier attempt: the unit is still queued
+				// and a fixed worker may run it now.
+				_ = q.results.Delete(ctx, e.Key())
+				continue
+			}
+			return nil, fmt.Errorf("job %s: unit %d (runs %d-%d): worker %s: %s; fix the workers, then attach to the job again",
+				j.ID, idx, all[idx].Lo, all[idx].Hi-1, r.Worker, r.Error)
+		}
+		if done[idx] {
+			continue // a redelivered unit's second result
+		}
+		u := all[idx]
+		if len(r.Runs) != u.Hi-u.Lo {
+			return nil, fmt.Errorf("queue: job %s: unit %d holds %d runs, want %d", j.ID, idx, len(r.Runs), u.Hi-u.Lo)
+		}
+		for i, run := range r.Runs {
+			if run.Index != u.Lo+i {
+				return nil, fmt.Errorf("queue: job %s: unit %d: run %d where %d belongs", j.ID, idx, run.Index, u.Lo+i)
+			}
+			run.Params = o.Combos[run.Index]
+			runs[run.Index] = run
+			if o.Done != nil {
+				o.Done(run)
+			}
+		}
+		done[idx] = true
+		left--
+	}
+	backtest.SortRuns(runs)
+	return runs, nil
+}
+
+// publish queues every unit not done and not in the stream (a unit
+// stays in the work-queue stream until a worker acknowledges it). The
+// message id makes a second publication within two minutes a no-op; a
+// later duplicate is run by nobody: the worker finds its result stored.
+func (q *Queue) publish(ctx context.Context, all []Unit, done []bool) error {
+	for i, u := range all {
+		if done[i] {
+			continue
+		}
+		_, err := q.stream.GetLastMsgForSubject(ctx, u.subject())
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, jetstream.ErrMsgNotFound) {
+			return fmt.Errorf("queue: look up unit %s: %w", u.id(), err)
+		}
+		b, err := json.Marshal(u)
+		if err != nil {
+			return err
+		}
+		if _, err := q.js.Publish(ctx, u.subject(), b, jetstream.WithMsgID(u.id())); err != nil {
+			return fmt.Errorf("queue: publish unit %s: %w", u.id(), err)
+		}
+	}
+	return nil
+}
+
+// parseKey reads <job>.<kind>.<stage>.<unit>.
+func parseKey(key, job string, stage int) (kind string, unit int, ok bool) {
+	rest, ok := strings.CutPrefix(key, job+".")
+	if !ok {
+		return "", 0, false
+	}
+	parts := strings.Split(rest, ".")
+	if len(parts) != 3 || parts[1] != strconv.Itoa(stage) {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(parts[2])
+	if err != nil || n < 0 {
+		return "", 0, false
+	}
+	return parts[0], n, parts[0] == "r" || parts[0] == "e"
+}
+
+// WalkForwardSweep is the hook of backtest.WalkForwardOptions.Sweep that
+// runs each window's in-sample sweep on the queue, window k as stage k+1.
+func (q *Queue) WalkForwardSweep(j *Job) func(ctx context.Context, window int, from, to time.Time, train backtest.Spec, o backtest.SweepOptions) ([]backtest.SweepRun, error) {
+	return func(ctx context.Context, window int, from, to time.Time, _ backtest.Spec, o backtest.SweepOptions) ([]backtest.SweepRun, error) {
+		return q.Sweep(ctx, j, window+1, from, to, o)
+	}
+}
+
+// Finished counts the units of a job whose results are stored, over all
+// its stages.
+func (q *Queue) Finished(ctx context.Context, id string) (int, error) {
+	if err := CheckID(id); err != nil {
+		return 0, err
+	}
+	l, err := q.results.ListKeysFiltered(ctx, id+".r.>")
+	if err != nil {
+		return 0, fmt.Errorf("queue: results of %s: %w", id, err)
+	}
+	n := 0
+	for range l.Keys() {
+		n++
+	}
+	return n, nil
+}
