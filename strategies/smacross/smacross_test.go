@@ -1,9 +1,12 @@
 package smacross_test
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/strategies/smacross"
@@ -246,5 +249,29 @@ func BenchmarkBar(b *testing.B) {
 	}
 	if got := h.Sent(); got != nil {
 		b.Fatalf("sent %q", got)
+	}
+}
+
+// TestPlot: SMA(2) and SMA(3) of closes 1, 2, 3, 4 are NaN, 1.5, 2.5, 3.5
+// and NaN, NaN, 2, 3.
+func TestPlot(t *testing.T) {
+	t.Parallel()
+	st, err := smacross.New(strategy.Config{Name: "smacross", ID: "x", Symbols: []string{"BTCUSDT"}, Params: map[string]any{"fast": 2, "slow": 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bars []exchange.Kline
+	for _, c := range []int64{1, 2, 3, 4} {
+		bars = append(bars, exchange.Kline{Close: decimal.NewFromInt(c)})
+	}
+	got := st.(strategy.Plotter).Plot("BTCUSDT", bars)
+	want := []strategy.PlotSeries{{Name: "sma(2)", Values: []float64{math.NaN(), 1.5, 2.5, 3.5}}, {Name: "sma(3)", Values: []float64{math.NaN(), math.NaN(), 2, 3}}}
+	if len(got) != 2 {
+		t.Fatalf("%d series", len(got))
+	}
+	for k := range want {
+		if got[k].Name != want[k].Name || !slices.EqualFunc(got[k].Values, want[k].Values, func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }) {
+			t.Errorf("series %d: %v, want %v", k, got[k], want[k])
+		}
 	}
 }
