@@ -3,6 +3,7 @@ package backtest
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spotbot/spotbot/backtest/chartlib"
 )
 
 // TestHTMLReportStructure checks the report without a browser: one chart
@@ -39,7 +42,8 @@ func TestHTMLReportStructure(t *testing.T) {
 	if n := strings.Count(page, `<circle class="buy"`) + strings.Count(page, `<circle class="sell"`); n != 2*trades {
 		t.Errorf("%d fill markers, want %d", n, 2*trades)
 	}
-	if n := strings.Count(page, "<tr><td>BTCUSDT</td>"); n != trades {
+	table := page[strings.Index(page, `<table id="trades">`):]
+	if n := strings.Count(table, "<tr><td>BTCUSDT</td>"); n != trades {
 		t.Errorf("%d trade rows, want %d", n, trades)
 	}
 	if regexp.MustCompile(`(?i)(src|href)="(https?:)?//`).MatchString(page) {
@@ -60,11 +64,30 @@ func jsonField(b []byte, trades *int) error {
 	return nil
 }
 
-// TestHTMLReportInChromium loads the report in headless Chromium (which
-// .ci/run installs), checks that the charts rendered into the DOM with
-// their lines and that the browser logged no console error, and keeps a
-// screenshot: in $SPOTBOT_ARTIFACTS when set, else in the test's temp dir.
-func TestHTMLReportInChromium(t *testing.T) {
+// chartLibrary is the real charting library when it is at hand: the
+// tarball or file $SPOTBOT_CHARTS names, else the user's cache that a
+// report written with network filled. Tests never fetch it.
+func chartLibrary(t *testing.T) []byte {
+	t.Helper()
+	l := chartlib.Loader{Local: os.Getenv("SPOTBOT_CHARTS")}
+	if l.Local == "" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			l.CacheDir = filepath.Join(dir, "spotbot", "npm")
+		}
+	}
+	js, err := l.Load(t.Context())
+	if err != nil {
+		t.Skipf("no charting library at hand (%v); .ci/run fetches it (npm pack lightweight-charts@5.2.1 into $SPOTBOT_CHARTS)", err)
+	}
+	return js
+}
+
+// chromium loads a page in headless Chromium (which .ci/run installs),
+// returns the DOM after its scripts ran and fails on any console message,
+// and keeps a screenshot named shot: in $SPOTBOT_ARTIFACTS when set, else
+// in the test's temp dir.
+func chromium(t *testing.T, html []byte, shot string) string {
+	t.Helper()
 	bin := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
@@ -77,7 +100,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 	}
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(page, reports(t)["report.html"], 0o644); err != nil {
+	if err := os.WriteFile(page, html, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	shots := os.Getenv("SPOTBOT_ARTIFACTS")
@@ -87,10 +110,10 @@ func TestHTMLReportInChromium(t *testing.T) {
 	if err := os.MkdirAll(shots, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	shot := filepath.Join(shots, "report.png")
+	shotPath := filepath.Join(shots, shot)
 	flags := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--enable-logging=stderr", "--v=0",
-		"--user-data-dir=" + filepath.Join(dir, "profile")}
+		"--virtual-time-budget=5000", "--user-data-dir=" + filepath.Join(dir, "profile")}
 	// Headless Chromium now and then exits with an error on a busy machine
 	// before it loads anything (seen once in many runs, only crashpad's
 	// complaints on stderr); such a run says nothing about the report, so
@@ -113,22 +136,60 @@ func TestHTMLReportInChromium(t *testing.T) {
 		return "", ""
 	}
 	dom, logs := browse("--dump-dom")
+	if strings.Contains(logs, "CONSOLE") || strings.Contains(logs, "Uncaught") {
+		t.Errorf("console messages:\n%s", logs)
+	}
+	browse("--screenshot="+shotPath, "--window-size=1200,3000")
+	st, err := os.Stat(shotPath)
+	if err != nil || st.Size() < 10_000 {
+		t.Fatalf("screenshot %s missing or blank: %v", shotPath, err)
+	}
+	t.Logf("screenshot: %s", shotPath)
+	return dom
+}
+
+// rendered checks that every chart of ids holds a drawn canvas and that
+// the page's script drew want charts.
+func rendered(t *testing.T, dom string, want int, ids ...string) {
+	t.Helper()
+	if !strings.Contains(dom, fmt.Sprintf(`data-rendered="%d"`, want)) {
+		t.Errorf("the page did not report %d charts drawn", want)
+	}
+	for _, id := range ids {
+		if !regexp.MustCompile(`<div class="chart" id="` + regexp.QuoteMeta(id) + `"[^>]*>[\s\S]*?<canvas`).MatchString(dom) {
+			t.Errorf("chart %s has no canvas", id)
+		}
+	}
+}
+
+// TestStaticHTMLReportInChromium: without the library the static charts
+// render, with the note.
+func TestStaticHTMLReportInChromium(t *testing.T) {
+	dom := chromium(t, reports(t)["report.html"], "report-static.png")
 	for _, id := range []string{"price-BTCUSDT", "equity", "drawdown"} {
 		re := regexp.MustCompile(`<svg id="` + id + `"[^>]*>[\s\S]*?<polyline class="[a-z]+" points="[0-9]`)
 		if !re.MatchString(dom) {
 			t.Errorf("chart %s did not render with a non-empty line", id)
 		}
 	}
-	if !strings.Contains(dom, `<table id="metrics">`) || strings.Count(dom, "<tr>") < 40 {
-		t.Error("tables did not render")
+	if !strings.Contains(dom, `<table id="metrics">`) || !strings.Contains(dom, `id="note"`) {
+		t.Error("tables or note did not render")
 	}
-	if strings.Contains(logs, "CONSOLE") || strings.Contains(logs, "Uncaught") {
-		t.Errorf("console errors:\n%s", logs)
+}
+
+// TestHTMLReportInChromium: the single-run report with the real library.
+func TestHTMLReportInChromium(t *testing.T) {
+	lib := chartLibrary(t)
+	s, res, rep := defaultRun(t)
+	var b bytes.Buffer
+	if err := WriteHTML(&b, rep, s, res, HTMLOptions{Script: lib}); err != nil {
+		t.Fatal(err)
 	}
-	browse("--screenshot="+shot, "--window-size=1100,2400")
-	st, err := os.Stat(shot)
-	if err != nil || st.Size() < 10_000 {
-		t.Fatalf("screenshot %s missing or blank: %v", shot, err)
+	dom := chromium(t, b.Bytes(), "report.png")
+	rendered(t, dom, 3, "chart-price-BTCUSDT", "chart-equity", "chart-drawdown")
+	for _, id := range []string{`id="metrics"`, `id="per-instance"`, `id="per-symbol"`, `id="monthly"`, `id="histogram"`, `id="trades"`} {
+		if !strings.Contains(dom, id) {
+			t.Errorf("report lacks %s", id)
+		}
 	}
-	t.Logf("screenshot: %s", shot)
 }
