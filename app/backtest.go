@@ -121,7 +121,7 @@ writes report.html.
 Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return single(c.Context(), d.reg, &rf, c.OutOrStdout(), c.ErrOrStderr())
+			return single(c.Context(), d, &rf, c.OutOrStdout(), c.ErrOrStderr())
 		},
 	}
 	root.SuggestionsMinimumDistance = 2
@@ -135,7 +135,7 @@ Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
 			prog + " run --config my.yaml --from 2021-01-01 --fill touch --out reports/",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return single(c.Context(), d.reg, &runF, c.OutOrStdout(), c.ErrOrStderr())
+			return single(c.Context(), d, &runF, c.OutOrStdout(), c.ErrOrStderr())
 		},
 	}
 	runF.register(runCmd)
@@ -144,8 +144,8 @@ Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
 }
 
 // single runs one backtest, writes its reports and records it.
-func single(ctx context.Context, reg *strategy.Registry, rf *runFlags, stdout, stderr io.Writer) error {
-	c, s, src, err := rf.load(reg)
+func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer) error {
+	c, s, src, err := rf.load(d.reg)
 	if err != nil {
 		return err
 	}
@@ -162,7 +162,7 @@ func single(ctx context.Context, reg *strategy.Registry, rf *runFlags, stdout, s
 	if err := rep.WriteSummary(stdout); err != nil {
 		return err
 	}
-	if err := writeReports(c.Report, rep, s, res, stdout); err != nil {
+	if err := writeReports(ctx, d, c.Report, rep, s, res, stdout); err != nil {
 		return err
 	}
 	if rf.noStore {
@@ -194,7 +194,7 @@ func instancesTitle(c *config.Config) string {
 
 // writeReports writes report.json, trades.csv, equity.csv and, unless
 // disabled, report.html into the report directory, and prints their paths.
-func writeReports(rc config.Report, rep backtest.Report, s backtest.Spec, res *backtest.Result, stdout io.Writer) error {
+func writeReports(ctx context.Context, d deps, rc config.Report, rep backtest.Report, s backtest.Spec, res *backtest.Result, stdout io.Writer) error {
 	dir := rc.Dir
 	if dir == "" {
 		dir = "."
@@ -211,10 +211,11 @@ func writeReports(rc config.Report, rep backtest.Report, s backtest.Spec, res *b
 		{"equity.csv", func(w io.Writer) error { return backtest.WriteEquityCSV(w, res) }},
 	}
 	if rc.HTML {
+		o := chartOptions(ctx, d)
 		files = append(files, struct {
 			name  string
 			write func(io.Writer) error
-		}{"report.html", func(w io.Writer) error { return backtest.WriteHTML(w, rep, s, res) }})
+		}{"report.html", func(w io.Writer) error { return backtest.WriteHTML(w, rep, s, res, o) }})
 	}
 	fmt.Fprintln(stdout)
 	for _, f := range files {

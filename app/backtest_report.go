@@ -15,7 +15,6 @@ import (
 	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/store"
-	"github.com/spotbot/spotbot/strategy"
 )
 
 // recorder writes backtest runs into the store.
@@ -97,7 +96,7 @@ reports, report.html included, into that directory.`,
 			}
 			for _, r := range runs {
 				if r.ID == id {
-					return showRun(ctx, d.reg, r, out, stdout, cmd.ErrOrStderr())
+					return showRun(ctx, d, r, out, stdout, cmd.ErrOrStderr())
 				}
 			}
 			return fmt.Errorf("no run %d in %s (%d runs recorded)", id, db, len(runs))
@@ -122,7 +121,7 @@ func listRuns(w io.Writer, runs []store.BacktestRun) error {
 	return tw.Flush()
 }
 
-func showRun(ctx context.Context, reg *strategy.Registry, r store.BacktestRun, out string, stdout, stderr io.Writer) error {
+func showRun(ctx context.Context, d deps, r store.BacktestRun, out string, stdout, stderr io.Writer) error {
 	var m backtest.Metrics
 	if err := json.Unmarshal(r.Metrics, &m); err != nil {
 		return fmt.Errorf("run %d: metrics: %w", r.ID, err)
@@ -137,7 +136,7 @@ func showRun(ctx context.Context, reg *strategy.Registry, r store.BacktestRun, o
 		return rep.WriteSummary(stdout)
 	}
 	src.Overrides["report.dir"] = out
-	c, s, err := src.load(reg)
+	c, s, err := src.load(d.reg)
 	if err != nil {
 		return fmt.Errorf("run %d: configuration: %w", r.ID, err)
 	}
@@ -156,5 +155,5 @@ func showRun(ctx context.Context, reg *strategy.Registry, r store.BacktestRun, o
 	if err := rep.WriteSummary(stdout); err != nil {
 		return err
 	}
-	return writeReports(c.Report, rep, s, res, stdout)
+	return writeReports(ctx, d, c.Report, rep, s, res, stdout)
 }

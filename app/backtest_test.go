@@ -29,7 +29,7 @@ func TestDefaultRun(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"Backtest               btc-cross (smacross)", "Equity final           20438.1701753271",
+	for _, want := range []string{"Backtest               btc-cross (smacross)", "Equity final           20,438.17 USDT",
 		"Trades                 91", "wrote " + filepath.Join(dir, "report.html"), "recorded run 1 in " + db} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -164,7 +164,7 @@ func TestRecordedRunsAndReport(t *testing.T) {
 		}
 	}
 	show, _, code := runBacktest(t, "report", "1", "--db", db)
-	if code != ExitOK || !strings.Contains(show, "Equity final           20438.1701753271") {
+	if code != ExitOK || !strings.Contains(show, "Equity final           20,438.17") {
 		t.Errorf("show: exit %d\n%s", code, show)
 	}
 	again, errs, code := runBacktest(t, "report", "1", "--db", db, "--out", filepath.Join(dir, "b"))

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -109,7 +110,7 @@ func (r Report) summaryRows() [][2]string {
 		if s == "" {
 			return "-"
 		}
-		return money(s, q) + " " + q
+		return strings.TrimSpace(money(s, q) + " " + q)
 	}
 	rows := [][2]string{
 		{"Backtest", r.Title},
