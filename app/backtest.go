@@ -258,10 +258,11 @@ type progress struct {
 	start   time.Time
 	shown   bool
 	lastPct int
+	unit    string // what done and total count: bars, or a sweep's runs
 }
 
 func newProgress(w io.Writer, label string) *progress {
-	return &progress{w: w, label: label, tty: isTerminal(w), start: time.Now(), lastPct: -1}
+	return &progress{w: w, label: label, tty: isTerminal(w), start: time.Now(), lastPct: -1, unit: "bars"}
 }
 
 func (p *progress) update(done, total int) {
@@ -281,7 +282,7 @@ func (p *progress) update(done, total int) {
 			bar[i] = '='
 		}
 	}
-	fmt.Fprintf(p.w, "\r%s [%s] %3d%% %d/%d bars", p.label, bar, pct, done, total)
+	fmt.Fprintf(p.w, "\r%s [%s] %3d%% %d/%d %s", p.label, bar, pct, done, total, p.unit)
 }
 
 func (p *progress) finish() {

@@ -88,7 +88,7 @@ func TestRunOverridesAndErrors(t *testing.T) {
 func TestSweepShardsAndMerge(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	params := []string{"--param", "fast=5,10", "--param", "slow=30,50", "--objective", "return", "--no-store"}
+	params := []string{"--param", "fast=5,10", "--param", "slow=30,50", "--objective", "return", "--no-store", "--out", dir}
 	whole, errs, code := runBacktest(t, append([]string{"sweep", "--output", filepath.Join(dir, "all.json")}, params...)...)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -110,6 +110,23 @@ func TestSweepShardsAndMerge(t *testing.T) {
 	if !strings.Contains(merged, "4 runs from 2 files") || !strings.Contains(whole, "fast=10 slow=30") {
 		t.Errorf("merge output:\n%s", merged)
 	}
+	for _, f := range []string{"all.json"} { // sweep.json in dir is the last shard's
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil || !strings.Contains(string(b), `"overfitting": {`) || !strings.Contains(string(b), `"pbo": `) || !strings.Contains(string(b), `"trials": 4,`) {
+			t.Errorf("%s lacks the overfitting statistics: %v", f, err)
+		}
+	}
+	if !strings.Contains(whole, "Probability of backtest overfitting") || !strings.Contains(whole, "wrote "+filepath.Join(dir, "sweep.html")) {
+		t.Errorf("sweep output:\n%s", whole)
+	}
+	nohtml := t.TempDir()
+	_, errs, code = runBacktest(t, "sweep", "--param", "fast=50,60", "--param", "slow=10", "--no-store", "--out", nohtml, "--no-html")
+	if code != ExitError || !strings.Contains(errs, "sweep: every run failed; the first: ") {
+		t.Errorf("a sweep whose every run fails: exit %d %q", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(nohtml, "sweep.html")); !os.IsNotExist(err) {
+		t.Errorf("sweep.html written: %v", err)
+	}
 	_, errs, code = runBacktest(t, "sweep", "merge", filepath.Join(dir, "s0.json"), filepath.Join(dir, "s0.json"))
 	if code != ExitError || !strings.Contains(errs, "is also in") {
 		t.Errorf("merging a shard twice: exit %d %q", code, errs)
@@ -118,11 +135,13 @@ func TestSweepShardsAndMerge(t *testing.T) {
 
 func TestWalkForwardCommand(t *testing.T) {
 	t.Parallel()
-	out, errs, code := runBacktest(t, "walkforward", "--param", "fast=5,10", "--train", "60d", "--test", "30d", "--objective", "return", "--no-store")
+	dir := t.TempDir()
+	out, errs, code := runBacktest(t, "walkforward", "--param", "fast=5,10", "--train", "60d", "--test", "30d", "--objective", "return", "--no-store", "--out", dir)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "2021-01-16  2021-02-15") || !strings.Contains(out, "out of sample, chained: return") {
+	if !strings.Contains(out, "2021-01-16  2021-02-15") || !strings.Contains(out, "out of sample, chained: return") ||
+		!strings.Contains(out, "wrote "+filepath.Join(dir, "walkforward.html")) {
 		t.Errorf("output:\n%s", out)
 	}
 }

@@ -1,13 +1,18 @@
 package app
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/spotbot/spotbot/backtest"
+	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -31,7 +36,7 @@ test length, and reports each window and the chained out-of-sample result.`,
 			if err != nil {
 				return err
 			}
-			_, spec, _, err := rf.load(d.reg)
+			c, spec, _, err := rf.load(d.reg)
 			if err != nil {
 				return err
 			}
@@ -55,7 +60,7 @@ test length, and reports each window and the chained out-of-sample result.`,
 			m := res.Aggregate
 			fmt.Fprintf(stdout, "\nout of sample, chained: return %.2f%%, sharpe %.3f, max drawdown %.2f%%, %d trades, equity %s → %s\n",
 				m.ReturnPct, m.Sharpe, m.MaxDrawdownPct, m.Trades, m.EquityStart, m.EquityFinal)
-			return nil
+			return writeWalkForwardReports(cmd.Context(), d, c.Report, instancesTitle(c), res, stdout)
 		},
 	}
 	rf.register(c)
@@ -85,3 +90,36 @@ func (d *dayDuration) Set(s string) error {
 }
 
 func (d *dayDuration) Type() string { return "duration" }
+
+// writeWalkForwardReports writes walkforward.json (the windows and the
+// chained metrics) and, unless disabled, walkforward.html into the report
+// directory.
+func writeWalkForwardReports(ctx context.Context, d deps, rc config.Report, title string, res *backtest.WalkForwardResult, stdout io.Writer) error {
+	dir := rc.Dir
+	if dir == "" {
+		dir = "."
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "walkforward.json")
+	if err := writeJSON(path, struct {
+		Schema    string            `json:"schema"`
+		Title     string            `json:"title"`
+		Windows   []backtest.Window `json:"windows"`
+		Aggregate backtest.Metrics  `json:"out_of_sample"`
+	}{"spotbot.walkforward/v1", title, res.Windows, res.Aggregate}); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", path)
+	if !rc.HTML {
+		return nil
+	}
+	o := chartOptions(ctx, d)
+	path = filepath.Join(dir, "walkforward.html")
+	if err := writeFile(path, func(w io.Writer) error { return backtest.WriteWalkForwardHTML(w, title, res, o) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", path)
+	return nil
+}

@@ -92,4 +92,25 @@ var sectionTemplates = template.Must(template.New("sections").Parse(`
 <tr><th>symbol</th><th>entry</th><th>exit</th><th>held</th><th>qty</th><th>entry price</th><th>exit price</th><th>fees</th><th>PnL</th><th>return %</th></tr>
 {{range .}}<tr><td>{{.Symbol}}</td><td>{{.Entry}}</td><td>{{.Exit}}</td><td>{{.Duration}}</td><td>{{.Qty}}</td><td>{{.EntryPrice}}</td><td>{{.ExitPrice}}</td><td>{{.Fees}}</td><td class="{{if .Win}}win{{else}}loss{{end}}">{{.PnL}}</td><td>{{.Return}}</td></tr>
 {{end}}</table>{{end}}
+
+{{define "sweep-grid"}}<h2>Objective ({{.Objective}}) over the grid</h2>
+{{if .Edge}}<p class="note" id="edge">{{.Edge}}</p>{{end}}
+<div class="grid2">{{range .Maps}}<div><p>{{if .Title}}{{.Title}}{{end}}</p>
+<table class="heat sweep-heatmap"><tr><th>{{.YName}} \ {{.XName}}</th>{{range .XVals}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td>{{.Y}}</td>{{range .Cells}}<td title="{{.Title}}"{{if .Style}} style="{{.Style}}"{{end}}{{if .Best}} class="best"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{end}}</table></div>{{end}}</div>{{end}}
+
+{{define "overfitting"}}<h2>Overfitting</h2>
+<table id="overfitting">{{range .Rows}}<tr><td>{{.Name}}</td><td>{{.Value}}</td></tr>{{end}}</table>
+{{range .Notes}}<p>{{.}}</p>{{end}}{{end}}
+
+{{define "sweep-runs"}}<h2>Runs, best first</h2>
+<table id="runs"><tr><th>rank</th><th>score</th><th>return %</th><th>sharpe</th><th>max dd %</th><th>trades</th><th>params</th></tr>
+{{range .}}<tr><td>{{.Rank}}</td><td>{{.Score}}</td><td>{{.Return}}</td><td>{{.Sharpe}}</td><td>{{.MaxDD}}</td><td>{{.Trades}}</td><td>{{.Params}}</td></tr>
+{{end}}</table>{{end}}
+
+{{define "windows"}}<h2>Windows</h2>
+<table id="windows"><tr><th>train from</th><th>test from</th><th>test to</th><th>best params</th><th>in-sample score</th><th>out-of-sample return %</th><th>trades</th></tr>
+{{range .}}<tr><td>{{.TrainFrom}}</td><td>{{.TestFrom}}</td><td>{{.TestTo}}</td><td>{{.Best}}</td><td>{{.Score}}</td><td>{{.Return}}</td><td>{{.Trades}}</td></tr>
+{{end}}</table>{{end}}
 `))

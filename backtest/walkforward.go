@@ -32,6 +32,9 @@ type Window struct {
 	Best               Combo
 	TrainScore         float64
 	Test               Metrics
+	// TrainCurve is the best parameters' equity over the in-sample
+	// window, for the report's stitched chart.
+	TrainCurve Curve `json:"-"`
 }
 
 // WalkForwardResult is every window and the aggregate out-of-sample run:
@@ -80,6 +83,9 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 			return nil, fmt.Errorf("walkforward: window %s: every run failed; first: %s", stamp(w.TrainFrom), runs[0].Err)
 		}
 		w.Best, w.TrainScore = runs[0].Params, runs[0].Score
+		if best, err := RunBest(ctx, train, runs); err == nil {
+			w.TrainCurve = best.Curve
+		}
 		test := withParams(base, w.Best)
 		warm, err := warmUp(test)
 		if err != nil {
