@@ -292,10 +292,10 @@ func compound(n int, r func(int) float64) (ret, maxDD float64) {
 // newRand is the seeded generator of the bootstraps.
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }
 
-// BootstrapTrades resamples the trades' returns (in percent) with
-// replacement, as many as there are, samples times with a generator
-// seeded by seed, compounds each resample as if each trade held the whole
-// equity, and returns the 95 % intervals of the total return and of the
+// BootstrapTrades resamples the trades' returns (in percent of the
+// equity, see tradeEquityReturns) with replacement, as many as there are,
+// samples times with a generator seeded by seed, compounds each resample,
+// and returns the 95 % intervals of the total return and of the
 // maximum drawdown, in percent.
 func BootstrapTrades(returnsPct []float64, samples int, seed uint64) (ret, dd Interval, err error) {
 	n := len(returnsPct)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 )
 
 // Overfitting are a sweep's overfitting statistics, in the sweep's
@@ -143,15 +144,30 @@ func Overfit(runs []SweepRun, best *Result, o OverfitOptions) Overfitting {
 		out.Notes = append(out.Notes, err2.Error())
 		return out
 	}
-	trades := make([]float64, len(best.Trades))
-	for i, t := range best.Trades {
-		trades[i] = t.ReturnPct
-	}
+	trades := tradeEquityReturns(best)
 	if r, d, err := BootstrapTrades(trades, o.Samples, o.Seed); err == nil {
 		bi.TradeReturnPct, bi.TradeDrawdownPct = &r, &d
 	} else {
 		out.Notes = append(out.Notes, fmt.Sprintf("trade bootstrap: %v", err))
 	}
 	out.Bootstrap = bi
+	return out
+}
+
+// tradeEquityReturns are the trades' PnL as a percentage of the equity at
+// their entry: what each trade did to the account, whatever its size.
+func tradeEquityReturns(res *Result) []float64 {
+	out := make([]float64, 0, len(res.Trades))
+	c := &res.Curve
+	for _, t := range res.Trades {
+		at := t.EntryTime.UnixMilli()
+		// The last point at or before the entry (the first when none is).
+		i := sort.Search(c.Len(), func(i int) bool { return c.At(i) > at }) - 1
+		i = max(i, 0)
+		if i >= c.Len() || c.Values[i] <= 0 {
+			continue
+		}
+		out = append(out, t.PnL.InexactFloat64()/c.Values[i]*100)
+	}
 	return out
 }

@@ -4,6 +4,9 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 func moments(rs ...float64) Moments {
@@ -146,5 +149,21 @@ func TestBootstrap(t *testing.T) {
 	}
 	if _, _, err := BootstrapBlocks(rs, 9, 10, 1); err == nil || !strings.Contains(err.Error(), "block length 9, need 1 to 8") {
 		t.Errorf("block longer than the returns: %v", err)
+	}
+}
+
+// TestTradeEquityReturns: a trade's PnL over the equity at its entry (the
+// last point at or before it): 50 on 1000 is 5 %, −20 on 1000 + 50 = 1050
+// is −1.904…%.
+func TestTradeEquityReturns(t *testing.T) {
+	t.Parallel()
+	var res Result
+	for i, v := range []float64{1000, 1000, 1050, 1050} {
+		res.Curve.Append(int64(i)*60_000, v)
+	}
+	res.Trades = []Trade{{EntryTime: time.UnixMilli(30_000), PnL: decimal.NewFromInt(50)}, {EntryTime: time.UnixMilli(120_000), PnL: decimal.NewFromInt(-20)}}
+	got := tradeEquityReturns(&res)
+	if len(got) != 2 || !close12(got[0], 5) || !close12(got[1], -20.0/1050*100) {
+		t.Fatalf("returns %v, want [5 %v]", got, -20.0/1050*100)
 	}
 }
