@@ -52,6 +52,22 @@ func (f *runFlags) register(c *cobra.Command) {
 type source struct {
 	YAML      string         `json:"yaml"`
 	Overrides map[string]any `json:"overrides"`
+	// Combo, for one run of a sweep, is its parameters, set in the first
+	// instance.
+	Combo backtest.Combo `json:"combo,omitempty"`
+	// Search, for a whole sweep or walk-forward, is how to run it again.
+	Search *search `json:"search,omitempty"`
+}
+
+// search is a recorded sweep or walk-forward: what its flags asked for.
+type search struct {
+	Kind      string        `json:"kind"` // sweep or walkforward
+	Params    []string      `json:"params"`
+	Objective string        `json:"objective"`
+	Random    int           `json:"random,omitempty"`
+	Seed      uint64        `json:"seed,omitempty"`
+	Train     time.Duration `json:"train,omitempty"`
+	Test      time.Duration `json:"test,omitempty"`
 }
 
 // load reads the configuration with the flags laid over it and builds the
@@ -99,6 +115,9 @@ func (src source) load(reg *strategy.Registry) (*config.Config, backtest.Spec, e
 	s, err := backtest.FromConfig(c, reg)
 	if err != nil {
 		return nil, backtest.Spec{}, err
+	}
+	if src.Combo != nil {
+		s = src.Combo.Apply(s)
 	}
 	return c, s, nil
 }

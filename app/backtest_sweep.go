@@ -104,7 +104,9 @@ shard writes its own results file and "sweep merge" joins them.`,
 					if r.Err != "" {
 						continue
 					}
-					if _, err := rec.record(cmd.Context(), fmt.Sprintf("%s sweep #%d %s", title, r.Index, r.Params), started,
+					one := rec.source
+					one.Combo = r.Params
+					if _, err := rec.recordAs(cmd.Context(), one, fmt.Sprintf("%s sweep #%d %s", title, r.Index, r.Params), started,
 						r.Params, r.Metrics, ""); err != nil {
 						return err
 					}
@@ -124,6 +126,16 @@ shard writes its own results file and "sweep merge" joins them.`,
 			}
 			of := backtest.Overfit(runs, best, backtest.OverfitOptions{})
 			printOverfit(stdout, of)
+			if rec != nil && sn <= 1 {
+				whole := rec.source
+				whole.Search = &search{Kind: "sweep", Params: params, Objective: objective, Random: random, Seed: seed}
+				id, err := rec.recordAs(cmd.Context(), whole, fmt.Sprintf("%s sweep of %d runs, best %s", title, len(runs), runs[0].Params),
+					started, runs[0].Params, runs[0].Metrics, c.Report.Dir)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "recorded the sweep as run %d (backtest report %d --out DIR writes its reports again)\n", id, id)
+			}
 			if err := writeSweepReports(cmd.Context(), d, c.Report, backtest.SweepReport{Title: title, Objective: objective, Params: ps,
 				Runs: runs, Overfit: of, Spec: spec, Best: best},
 				sweepFile{Schema: sweepSchema, Objective: objective, Combos: len(combos), Shard: si, Shards: sn, Runs: runs, Overfitting: &of}, stdout); err != nil {

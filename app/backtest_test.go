@@ -166,18 +166,19 @@ func TestRecordedRunsAndReport(t *testing.T) {
 	if _, errs, code := runBacktest(t, "run", "--out", filepath.Join(dir, "a"), "--db", db); code != ExitOK {
 		t.Fatalf("run: %s", errs)
 	}
-	if _, errs, code := runBacktest(t, "sweep", "--param", "fast=5,10", "--db", db); code != ExitOK {
+	if _, errs, code := runBacktest(t, "sweep", "--param", "fast=5,10", "--db", db, "--out", filepath.Join(dir, "s")); code != ExitOK {
 		t.Fatalf("sweep: %s", errs)
 	}
 	list, errs, code := runBacktest(t, "report", "--db", db)
 	if code != ExitOK {
 		t.Fatalf("report: %s", errs)
 	}
-	if n := strings.Count(list, "\n"); n != 4 { // header, the run, two sweep runs
+	if n := strings.Count(list, "\n"); n != 5 { // header, the run, two sweep runs, the sweep
 		t.Errorf("listed %d lines:\n%s", n, list)
 	}
 	for _, want := range []string{`(?m)^1\s+\S+ \S+\s+btc-cross \(smacross\)\s+104\.38\s+2\.690\s+91\s`,
-		`(?m)^3\s.*sweep #1 fast=10\s+104\.38\s+2\.690\s+91\s`, `(?m)^2\s.*sweep #0 fast=5\s+50\.30\s`} {
+		`(?m)^3\s.*sweep #1 fast=10\s+104\.38\s+2\.690\s+91\s`, `(?m)^2\s.*sweep #0 fast=5\s+50\.30\s`,
+		`(?m)^4\s.*sweep of 2 runs, best fast=10\s+104\.38\s`} {
 		if !regexp.MustCompile(want).MatchString(list) {
 			t.Errorf("list does not match %s:\n%s", want, list)
 		}
@@ -196,6 +197,16 @@ func TestRecordedRunsAndReport(t *testing.T) {
 		if len(a) == 0 || !bytes.Equal(a, b) {
 			t.Errorf("%s differs between the run and its rerun", f)
 		}
+	}
+	// A sweep's run is run again with its own parameters; the whole sweep
+	// writes its reports again.
+	one, errs, code := runBacktest(t, "report", "2", "--db", db, "--out", filepath.Join(dir, "c"))
+	if code != ExitOK || !regexp.MustCompile(`(?m)^Return %\s+50\.30$`).MatchString(one) {
+		t.Errorf("rerun of sweep #0: exit %d %s\n%s", code, errs, one)
+	}
+	whole, errs, code := runBacktest(t, "report", "4", "--db", db, "--out", filepath.Join(dir, "d"))
+	if code != ExitOK || !strings.Contains(whole, "wrote "+filepath.Join(dir, "d", "sweep.html")) || !strings.Contains(whole, "Probability of backtest overfitting") {
+		t.Errorf("rerun of the sweep: exit %d %s\n%s", code, errs, whole)
 	}
 	for _, tt := range []struct {
 		args []string

@@ -36,13 +36,14 @@ test length, and reports each window and the chained out-of-sample result.`,
 			if err != nil {
 				return err
 			}
-			c, spec, _, err := rf.load(d.reg)
+			c, spec, src, err := rf.load(d.reg)
 			if err != nil {
 				return err
 			}
 			// Many short-lived values over the loaded bars: see SweepMemory.
 			_, restore := backtest.SweepMemory()
 			defer restore()
+			started := time.Now()
 			res, err := backtest.WalkForward(cmd.Context(), spec, backtest.WalkForwardOptions{Params: ps, Objective: obj,
 				Train: train, Test: test, Workers: workers})
 			if err != nil {
@@ -60,7 +61,28 @@ test length, and reports each window and the chained out-of-sample result.`,
 			m := res.Aggregate
 			fmt.Fprintf(stdout, "\nout of sample, chained: return %.2f%%, sharpe %.3f, max drawdown %.2f%%, %d trades, equity %s → %s\n",
 				m.ReturnPct, m.Sharpe, m.MaxDrawdownPct, m.Trades, m.EquityStart, m.EquityFinal)
-			return writeWalkForwardReports(cmd.Context(), d, c.Report, instancesTitle(c), res, stdout)
+			if err := writeWalkForwardReports(cmd.Context(), d, c.Report, instancesTitle(c), res, stdout); err != nil {
+				return err
+			}
+			if rf.noStore {
+				return nil
+			}
+			src.Search = &search{Kind: "walkforward", Params: params, Objective: objective, Train: train, Test: test}
+			rec, err := openRecorder(cmd.Context(), c.Store.Path, src)
+			if err != nil {
+				return err
+			}
+			defer rec.close()
+			best := make([]string, len(res.Windows))
+			for i, w := range res.Windows {
+				best[i] = w.Best.String()
+			}
+			id, err := rec.record(cmd.Context(), instancesTitle(c)+" walk-forward", started, map[string]any{"windows": best}, res.Aggregate, c.Report.Dir)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "recorded run %d in %s (backtest report %d --out DIR writes its reports again)\n", id, c.Store.Path, id)
+			return nil
 		},
 	}
 	rf.register(c)

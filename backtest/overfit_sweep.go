@@ -171,3 +171,12 @@ func tradeEquityReturns(res *Result) []float64 {
 	}
 	return out
 }
+
+// Apply returns s with the combo's values set in the first instance's
+// params, as a sweep runs it.
+func (c Combo) Apply(s Spec) Spec {
+	if len(s.Instances) == 0 {
+		return s
+	}
+	return withParams(s, c)
+}
