@@ -156,13 +156,20 @@ func candleChart(sym string, bars []exchange.Kline, places int32, plots []strate
 	}
 	c.Series = append(c.Series, candles, vol)
 	for k, p := range plots {
-		s := series{}
-		for i, v := range p.Values {
-			if i < len(bars) && !math.IsNaN(v) {
-				s.t, s.v = append(s.t, bars[i].OpenTime), append(s.v, v)
+		// On the candles' times: the last value of each candle's bars.
+		var data [][]float64
+		for i := 0; i < len(bars) && i < len(p.Values); i += per {
+			v := math.NaN()
+			for j := i; j < min(i+per, len(p.Values)); j++ {
+				if !math.IsNaN(p.Values[j]) {
+					v = p.Values[j]
+				}
+			}
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				data = append(data, []float64{sec(bars[i].OpenTime), roundTo(v, int(places)+2)})
 			}
 		}
-		c.Series = append(c.Series, jsSeries{Type: "line", Title: p.Name, Color: palette(k), Precision: int(places) + 2, Data: lineData(s, int(places)+2)})
+		c.Series = append(c.Series, jsSeries{Type: "line", Title: p.Name, Color: palette(k), Precision: int(places) + 2, Data: data})
 		c.Legend = append(c.Legend, legend{p.Name, palette(k)})
 	}
 	pnl := map[int64]Trade{}

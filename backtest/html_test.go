@@ -3,6 +3,7 @@ package backtest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -190,6 +191,65 @@ func TestHTMLReportInChromium(t *testing.T) {
 	for _, id := range []string{`id="metrics"`, `id="per-instance"`, `id="per-symbol"`, `id="monthly"`, `id="histogram"`, `id="trades"`} {
 		if !strings.Contains(dom, id) {
 			t.Errorf("report lacks %s", id)
+		}
+	}
+}
+
+// TestInteractiveReportStructure checks the interactive page without a
+// browser: the library and the page's script inlined once, the data of
+// the three charts with a marker per fill, the plotted averages, and the
+// tables.
+func TestInteractiveReportStructure(t *testing.T) {
+	t.Parallel()
+	got := reports(t)
+	page := string(got["interactive.html"])
+	if n := strings.Count(page, "/* library */"); n != 1 {
+		t.Errorf("library inlined %d times", n)
+	}
+	start := strings.Index(page, `<script type="application/json" id="report-data">`)
+	if start < 0 {
+		t.Fatal("no report data")
+	}
+	data := page[start+len(`<script type="application/json" id="report-data">`):]
+	data = data[:strings.Index(data, "</script>")]
+	var d struct {
+		Charts []struct {
+			ID     string `json:"id"`
+			Series []struct {
+				Type  string      `json:"type"`
+				Title string      `json:"title"`
+				Data  [][]float64 `json:"data"`
+			} `json:"series"`
+			Fills []struct {
+				T   int64 `json:"t"`
+				Buy bool  `json:"buy"`
+			} `json:"fills"`
+		} `json:"charts"`
+	}
+	if err := json.Unmarshal([]byte(data), &d); err != nil {
+		t.Fatal(err)
+	}
+	var trades int
+	if err := jsonField(got["report.json"], &trades); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Charts) != 3 || d.Charts[0].ID != "chart-price-BTCUSDT" || d.Charts[1].ID != "chart-equity" || d.Charts[2].ID != "chart-drawdown" {
+		t.Fatalf("charts %+v", d.Charts)
+	}
+	price := d.Charts[0]
+	if len(price.Fills) != 2*trades {
+		t.Errorf("%d fill markers, want %d", len(price.Fills), 2*trades)
+	}
+	// 4309 hourly bars (30 of warm-up) are over the cap of 4000: two bars
+	// a candle, 2155 candles; the averages, on the candles' times, start
+	// with the candle of bar 9 (the 5th) and of bar 29 (the 15th).
+	if len(price.Series) != 4 || len(price.Series[0].Data) != 2155 || price.Series[2].Title != "sma(10)" || len(price.Series[2].Data) != 2155-4 ||
+		price.Series[3].Title != "sma(30)" || len(price.Series[3].Data) != 2155-14 {
+		t.Errorf("price series: %d, candles %d, %s %d, %s %d", len(price.Series), len(price.Series[0].Data), price.Series[2].Title, len(price.Series[2].Data), price.Series[3].Title, len(price.Series[3].Data))
+	}
+	for _, id := range []string{`id="per-instance"`, `id="per-symbol"`, `id="monthly"`, `id="histogram"`, `id="config"`} {
+		if !strings.Contains(page, id) {
+			t.Errorf("page lacks %s", id)
 		}
 	}
 }
