@@ -334,8 +334,9 @@ func pricePlaces(s Spec, sym string) int32 {
 			break
 		}
 		for _, d := range []decimal.Decimal{k.Open, k.High, k.Low, k.Close} {
-			if e := -d.Exponent(); e > used && !d.Equal(d.Truncate(used)) {
-				used = e
+			// String drops trailing zeros: the decimals the price needs.
+			if _, frac, ok := strings.Cut(d.String(), "."); ok && int32(len(frac)) > used {
+				used = int32(len(frac))
 			}
 		}
 	}

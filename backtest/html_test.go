@@ -253,3 +253,13 @@ func TestInteractiveReportStructure(t *testing.T) {
 		}
 	}
 }
+
+// TestPricePlaces: prices show the decimals the data use, at most the
+// symbol's price scale.
+func TestPricePlaces(t *testing.T) {
+	t.Parallel()
+	s, _, _ := defaultRun(t)
+	if got := pricePlaces(s, "BTCUSDT"); got != 2 {
+		t.Errorf("BTCUSDT sample: %d places, want 2", got)
+	}
+}
