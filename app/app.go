@@ -41,6 +41,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -49,6 +50,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/spotbot/spotbot/backtest/chartlib"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -60,6 +62,9 @@ type deps struct {
 	environ func() []string
 	clock   exchange.Clock
 	exit    func(int) // ends the process on bot run's second signal
+	// chartClient fetches the reports' charting library from the npm
+	// registry; nil (tests) never fetches.
+	chartClient *http.Client
 }
 
 // processDeps are the deps of a real process.
@@ -67,7 +72,7 @@ func processDeps(reg *strategy.Registry) deps {
 	if reg == nil {
 		panic("app: nil strategy registry")
 	}
-	return deps{reg: reg, environ: os.Environ, clock: exchange.SystemClock{}, exit: os.Exit}
+	return deps{reg: reg, environ: os.Environ, clock: exchange.SystemClock{}, exit: os.Exit, chartClient: chartlib.NewClient()}
 }
 
 // Bot returns the bot command tree over the strategies of reg: run, check,

@@ -161,7 +161,7 @@ func TestNewExposesBothTrees(t *testing.T) {
 	dir := t.TempDir()
 	out.Reset()
 	code := Execute(t.Context(), New("mybot", strategies.NewRegistry()), []string{"backtest", "run", "--out", dir, "--no-store", "--no-html"}, &out, &errOut)
-	if code != ExitOK || !strings.Contains(out.String(), "Equity final           20438.1701753271") {
+	if code != ExitOK || !strings.Contains(out.String(), "Equity final           20,438.17 USDT") {
 		t.Errorf("mybot backtest run: exit %d %s\n%s", code, errOut.String(), out.String())
 	}
 	// Bad usage and a failed run keep their exit codes under New.

@@ -14,6 +14,7 @@ import (
 	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/configs"
+	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -52,6 +53,24 @@ func (f *runFlags) register(c *cobra.Command) {
 type source struct {
 	YAML      string         `json:"yaml"`
 	Overrides map[string]any `json:"overrides"`
+	// Combo, for one run of a sweep, is its parameters, set in the first
+	// instance.
+	Combo backtest.Combo `json:"combo,omitempty"`
+	// Search, for a whole sweep or walk-forward, is how to run it again.
+	Search *search `json:"search,omitempty"`
+}
+
+// search is a recorded sweep or walk-forward: what its flags asked for.
+type search struct {
+	Kind      string        `json:"kind"` // sweep or walkforward
+	Params    []string      `json:"params"`
+	Objective string        `json:"objective"`
+	Random    int           `json:"random,omitempty"`
+	Seed      uint64        `json:"seed,omitempty"`
+	Train     time.Duration `json:"train,omitempty"`
+	Test      time.Duration `json:"test,omitempty"`
+	// Shards is --shard's n, which a queued sweep refuses; not recorded.
+	Shards int `json:"-"`
 }
 
 // load reads the configuration with the flags laid over it and builds the
@@ -100,6 +119,9 @@ func (src source) load(reg *strategy.Registry) (*config.Config, backtest.Spec, e
 	if err != nil {
 		return nil, backtest.Spec{}, err
 	}
+	if src.Combo != nil {
+		s = src.Combo.Apply(s)
+	}
 	return c, s, nil
 }
 
@@ -121,7 +143,7 @@ writes report.html.
 Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return single(c.Context(), d.reg, &rf, c.OutOrStdout(), c.ErrOrStderr())
+			return single(c.Context(), d, &rf, c.OutOrStdout(), c.ErrOrStderr())
 		},
 	}
 	root.SuggestionsMinimumDistance = 2
@@ -135,7 +157,7 @@ Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
 			prog + " run --config my.yaml --from 2021-01-01 --fill touch --out reports/",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return single(c.Context(), d.reg, &runF, c.OutOrStdout(), c.ErrOrStderr())
+			return single(c.Context(), d, &runF, c.OutOrStdout(), c.ErrOrStderr())
 		},
 	}
 	runF.register(runCmd)
@@ -144,13 +166,13 @@ Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
 }
 
 // single runs one backtest, writes its reports and records it.
-func single(ctx context.Context, reg *strategy.Registry, rf *runFlags, stdout, stderr io.Writer) error {
-	c, s, src, err := rf.load(reg)
+func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer) error {
+	c, s, src, err := rf.load(d.reg)
 	if err != nil {
 		return err
 	}
-	started := time.Now()
-	p := newProgress(stderr, "backtest")
+	started := d.clock.Now()
+	p := newProgress(stderr, "backtest", d.clock)
 	s.Progress = p.update
 	res, err := backtest.Run(ctx, s)
 	p.finish()
@@ -162,7 +184,7 @@ func single(ctx context.Context, reg *strategy.Registry, rf *runFlags, stdout, s
 	if err := rep.WriteSummary(stdout); err != nil {
 		return err
 	}
-	if err := writeReports(c.Report, rep, s, res, stdout); err != nil {
+	if err := writeReports(ctx, d, c.Report, rep, s, res, stdout); err != nil {
 		return err
 	}
 	if rf.noStore {
@@ -194,7 +216,7 @@ func instancesTitle(c *config.Config) string {
 
 // writeReports writes report.json, trades.csv, equity.csv and, unless
 // disabled, report.html into the report directory, and prints their paths.
-func writeReports(rc config.Report, rep backtest.Report, s backtest.Spec, res *backtest.Result, stdout io.Writer) error {
+func writeReports(ctx context.Context, d deps, rc config.Report, rep backtest.Report, s backtest.Spec, res *backtest.Result, stdout io.Writer) error {
 	dir := rc.Dir
 	if dir == "" {
 		dir = "."
@@ -211,10 +233,11 @@ func writeReports(rc config.Report, rep backtest.Report, s backtest.Spec, res *b
 		{"equity.csv", func(w io.Writer) error { return backtest.WriteEquityCSV(w, res) }},
 	}
 	if rc.HTML {
+		o := chartOptions(ctx, d)
 		files = append(files, struct {
 			name  string
 			write func(io.Writer) error
-		}{"report.html", func(w io.Writer) error { return backtest.WriteHTML(w, rep, s, res) }})
+		}{"report.html", func(w io.Writer) error { return backtest.WriteHTML(w, rep, s, res, o) }})
 	}
 	fmt.Fprintln(stdout)
 	for _, f := range files {
@@ -257,14 +280,16 @@ type progress struct {
 	start   time.Time
 	shown   bool
 	lastPct int
+	unit    string // what done and total count: bars, or a sweep's runs
+	clock   exchange.Clock
 }
 
-func newProgress(w io.Writer, label string) *progress {
-	return &progress{w: w, label: label, tty: isTerminal(w), start: time.Now(), lastPct: -1}
+func newProgress(w io.Writer, label string, clock exchange.Clock) *progress {
+	return &progress{w: w, label: label, tty: isTerminal(w), start: clock.Now(), lastPct: -1, unit: "bars", clock: clock}
 }
 
 func (p *progress) update(done, total int) {
-	if !p.tty || total == 0 || time.Since(p.start) < time.Second {
+	if !p.tty || total == 0 || p.clock.Now().Sub(p.start) < time.Second {
 		return
 	}
 	pct := done * 100 / total
@@ -280,7 +305,7 @@ func (p *progress) update(done, total int) {
 			bar[i] = '='
 		}
 	}
-	fmt.Fprintf(p.w, "\r%s [%s] %3d%% %d/%d bars", p.label, bar, pct, done, total)
+	fmt.Fprintf(p.w, "\r%s [%s] %3d%% %d/%d %s", p.label, bar, pct, done, total, p.unit)
 }
 
 func (p *progress) finish() {

@@ -64,15 +64,6 @@ func (q *queueFlags) connArgs() []string {
 	return out
 }
 
-// search is what a sweep or walk-forward searches, as its flags gave it.
-type search struct {
-	kind      string
-	params    []string
-	random    int
-	seed      uint64
-	objective string
-	shards    int
-}
 
 // sweepFunc is backtest.Sweep's signature.
 type sweepFunc = func(context.Context, backtest.Spec, backtest.SweepOptions) ([]backtest.SweepRun, error)
@@ -109,7 +100,7 @@ func (q *queueFlags) walkForward(cmd *cobra.Command, d deps, src source, spec ba
 // start connects, stores the bars and the job (or resumes the job of
 // --job) and tells the user how to attach again.
 func (q *queueFlags) start(cmd *cobra.Command, d deps, src source, spec backtest.Spec, s search) (*distributed.Queue, *distributed.Job, error) {
-	if s.shards > 1 {
+	if s.Shards > 1 {
 		return nil, nil, fmt.Errorf("%w: --shard and --queue do not mix: the queue spreads the sweep over the workers", ErrUsage)
 	}
 	if q.unitSize < 1 {
@@ -126,8 +117,8 @@ func (q *queueFlags) start(cmd *cobra.Command, d deps, src source, spec backtest
 	if err != nil {
 		return nil, nil, err
 	}
-	job := distributed.Job{ID: id, Kind: s.kind, Config: src.YAML, Environ: distributed.JobEnviron(d.environ()),
-		Overrides: src.Overrides, Params: s.params, Random: s.random, Seed: s.seed, Objective: s.objective,
+	job := distributed.Job{ID: id, Kind: s.Kind, Config: src.YAML, Environ: distributed.JobEnviron(d.environ()),
+		Overrides: src.Overrides, Params: s.Params, Random: s.Random, Seed: s.Seed, Objective: s.Objective,
 		UnitSize: q.unitSize, Command: storedCommand(cmd)}
 	j, resumed, err := dq.Start(ctx, job, spec.Data)
 	if err != nil {
@@ -140,7 +131,7 @@ func (q *queueFlags) start(cmd *cobra.Command, d deps, src source, spec backtest
 	}
 	url := distributed.Redact(q.url)
 	fmt.Fprintf(cmd.ErrOrStderr(), "%s job %s %s on %s, %d runs per unit; if stopped, continue it with: %s attach %s --queue %s\n",
-		s.kind, id, verb, url, j.UnitSize, cmd.CommandPath(), id, url)
+		s.Kind, id, verb, url, j.UnitSize, cmd.CommandPath(), id, url)
 	return dq, j, nil
 }
 

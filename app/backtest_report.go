@@ -15,13 +15,13 @@ import (
 	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/store"
-	"github.com/spotbot/spotbot/strategy"
 )
 
 // recorder writes backtest runs into the store.
 type recorder struct {
-	st  *store.Store
-	src []byte // the run's source, JSON
+	st     *store.Store
+	src    []byte // the run's source, JSON
+	source source
 }
 
 func openRecorder(ctx context.Context, path string, src source) (*recorder, error) {
@@ -36,12 +36,26 @@ func openRecorder(ctx context.Context, path string, src source) (*recorder, erro
 	if err != nil {
 		return nil, err
 	}
-	return &recorder{st: st, src: b}, nil
+	return &recorder{st: st, src: b, source: src}, nil
 }
 
 func (r *recorder) close() { r.st.Close() }
 
 func (r *recorder) record(ctx context.Context, name string, started time.Time, params any, m backtest.Metrics, dir string) (int64, error) {
+	return r.recordFrom(ctx, r.src, name, started, params, m, dir)
+}
+
+// recordAs records a run whose source differs from the recorder's: one
+// run of a sweep (its combo), or a whole sweep or walk-forward.
+func (r *recorder) recordAs(ctx context.Context, src source, name string, started time.Time, params any, m backtest.Metrics, dir string) (int64, error) {
+	b, err := json.Marshal(src)
+	if err != nil {
+		return 0, err
+	}
+	return r.recordFrom(ctx, b, name, started, params, m, dir)
+}
+
+func (r *recorder) recordFrom(ctx context.Context, src []byte, name string, started time.Time, params any, m backtest.Metrics, dir string) (int64, error) {
 	p, err := json.Marshal(params)
 	if err != nil {
 		return 0, err
@@ -50,7 +64,7 @@ func (r *recorder) record(ctx context.Context, name string, started time.Time, p
 	if err != nil {
 		return 0, err
 	}
-	return r.st.RecordBacktest(ctx, store.BacktestRun{Name: name, Started: started, Config: string(r.src), Params: p,
+	return r.st.RecordBacktest(ctx, store.BacktestRun{Name: name, Started: started, Config: string(src), Params: p,
 		Metrics: mj, ReportDir: dir})
 }
 
@@ -97,7 +111,7 @@ reports, report.html included, into that directory.`,
 			}
 			for _, r := range runs {
 				if r.ID == id {
-					return showRun(ctx, d.reg, r, out, stdout, cmd.ErrOrStderr())
+					return showRun(ctx, d, r, out, stdout, cmd.ErrOrStderr())
 				}
 			}
 			return fmt.Errorf("no run %d in %s (%d runs recorded)", id, db, len(runs))
@@ -122,7 +136,7 @@ func listRuns(w io.Writer, runs []store.BacktestRun) error {
 	return tw.Flush()
 }
 
-func showRun(ctx context.Context, reg *strategy.Registry, r store.BacktestRun, out string, stdout, stderr io.Writer) error {
+func showRun(ctx context.Context, d deps, r store.BacktestRun, out string, stdout, stderr io.Writer) error {
 	var m backtest.Metrics
 	if err := json.Unmarshal(r.Metrics, &m); err != nil {
 		return fmt.Errorf("run %d: metrics: %w", r.ID, err)
@@ -134,14 +148,20 @@ func showRun(ctx context.Context, reg *strategy.Registry, r store.BacktestRun, o
 	if out == "" {
 		rep := backtest.Report{Title: r.Name, Metrics: m, FillModel: "as recorded"}
 		fmt.Fprintf(stdout, "run %d, started %s\n", r.ID, r.Started.UTC().Format(time.RFC3339))
+		if src.Search != nil {
+			fmt.Fprintf(stdout, "a %s; its chosen configuration's metrics below; --out DIR runs it again and writes its reports\n", src.Search.Kind)
+		}
 		return rep.WriteSummary(stdout)
 	}
+	if src.Search != nil {
+		return rerunSearch(ctx, d, r, src, out, stdout)
+	}
 	src.Overrides["report.dir"] = out
-	c, s, err := src.load(reg)
+	c, s, err := src.load(d.reg)
 	if err != nil {
 		return fmt.Errorf("run %d: configuration: %w", r.ID, err)
 	}
-	p := newProgress(stderr, "backtest")
+	p := newProgress(stderr, "backtest", d.clock)
 	s.Progress = p.update
 	res, err := backtest.Run(ctx, s)
 	p.finish()
@@ -156,5 +176,52 @@ func showRun(ctx context.Context, reg *strategy.Registry, r store.BacktestRun, o
 	if err := rep.WriteSummary(stdout); err != nil {
 		return err
 	}
-	return writeReports(c.Report, rep, s, res, stdout)
+	return writeReports(ctx, d, c.Report, rep, s, res, stdout)
+}
+
+// rerunSearch runs a recorded sweep or walk-forward again and writes its
+// reports into out.
+func rerunSearch(ctx context.Context, d deps, r store.BacktestRun, src source, out string, stdout io.Writer) error {
+	src.Overrides["report.dir"] = out
+	c, s, err := src.load(d.reg)
+	if err != nil {
+		return fmt.Errorf("run %d: configuration: %w", r.ID, err)
+	}
+	ps, obj, err := parseSearch(src.Search.Params, src.Search.Objective)
+	if err != nil {
+		return fmt.Errorf("run %d: %w", r.ID, err)
+	}
+	title := instancesTitle(c)
+	_, restore := backtest.SweepMemory()
+	defer restore()
+	switch src.Search.Kind {
+	case "sweep":
+		combos := backtest.Grid(ps)
+		if src.Search.Random > 0 {
+			combos = backtest.Random(ps, src.Search.Random, src.Search.Seed)
+		}
+		runs, err := backtest.Sweep(ctx, s, backtest.SweepOptions{Combos: combos, Objective: obj})
+		if err != nil {
+			return err
+		}
+		best, err := backtest.RunBest(ctx, s, runs)
+		if err != nil {
+			return err
+		}
+		of := backtest.Overfit(runs, best, backtest.OverfitOptions{})
+		if err := printRuns(stdout, runs, 20); err != nil {
+			return err
+		}
+		printOverfit(stdout, of)
+		return writeSweepReports(ctx, d, c.Report, backtest.SweepReport{Title: title, Objective: src.Search.Objective, Params: ps, Runs: runs,
+			Overfit: of, Spec: s, Best: best}, sweepFile{Schema: sweepSchema, Objective: src.Search.Objective, Combos: len(combos), Runs: runs,
+			Overfitting: &of}, stdout)
+	case "walkforward":
+		res, err := backtest.WalkForward(ctx, s, backtest.WalkForwardOptions{Params: ps, Objective: obj, Train: src.Search.Train, Test: src.Search.Test})
+		if err != nil {
+			return err
+		}
+		return writeWalkForwardReports(ctx, d, c.Report, title, res, stdout)
+	}
+	return fmt.Errorf("run %d: unknown kind %q", r.ID, src.Search.Kind)
 }

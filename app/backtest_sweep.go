@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/spotbot/spotbot/backtest"
+	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/distributed"
 )
 
@@ -27,6 +29,8 @@ type sweepFile struct {
 	Shard     int                 `json:"shard"`
 	Shards    int                 `json:"shards"`
 	Runs      []backtest.SweepRun `json:"runs"`
+	// Overfitting are the statistics of docs/metrics.md over the runs.
+	Overfitting *backtest.Overfitting `json:"overfitting,omitempty"`
 }
 
 const sweepSchema = "spotbot.sweep/v1"
@@ -74,19 +78,20 @@ shard writes its own results file and "sweep merge" joins them.`,
 				}
 				defer rec.close()
 			}
-			started := time.Now()
+			started := d.clock.Now()
 			title := instancesTitle(c)
 			combos := backtest.Grid(ps)
 			if random > 0 {
 				combos = backtest.Random(ps, random, seed)
 			}
-			p := newProgress(stderr, "sweep")
+			p := newProgress(stderr, "sweep", d.clock)
+			p.unit = "runs"
 			done := 0
 			mine := len(combos)
 			if sn > 1 {
 				mine = (len(combos) - si + sn - 1) / sn
 			}
-			sweep, closeQueue, err := q.sweep(cmd, d, src, spec, search{distributed.KindSweep, params, random, seed, objective, sn})
+			sweep, closeQueue, err := q.sweep(cmd, d, src, spec, search{Kind: distributed.KindSweep, Params: params, Random: random, Seed: seed, Objective: objective, Shards: sn})
 			if err != nil {
 				return err
 			}
@@ -106,22 +111,48 @@ shard writes its own results file and "sweep merge" joins them.`,
 					if r.Err != "" {
 						continue
 					}
-					if _, err := rec.record(cmd.Context(), fmt.Sprintf("%s sweep #%d %s", title, r.Index, r.Params), started,
+					one := rec.source
+					one.Combo = r.Params
+					if _, err := rec.recordAs(cmd.Context(), one, fmt.Sprintf("%s sweep #%d %s", title, r.Index, r.Params), started,
 						r.Params, r.Metrics, ""); err != nil {
 						return err
 					}
 				}
 			}
-			elapsed := time.Since(started)
+			elapsed := d.clock.Now().Sub(started)
 			if err := printRuns(stdout, runs, top); err != nil {
 				return err
 			}
 			fmt.Fprintf(stdout, "\n%d runs in %s\n", len(runs), elapsed.Round(time.Millisecond))
+			if len(runs) > 0 && runs[0].Err != "" {
+				return fmt.Errorf("sweep: every run failed; the first: %s", runs[0].Err)
+			}
+			best, err := backtest.RunBest(cmd.Context(), spec, runs)
+			if err != nil {
+				return err
+			}
+			of := backtest.Overfit(runs, best, backtest.OverfitOptions{})
+			printOverfit(stdout, of)
+			if rec != nil && sn <= 1 {
+				whole := rec.source
+				whole.Search = &search{Kind: "sweep", Params: params, Objective: objective, Random: random, Seed: seed}
+				id, err := rec.recordAs(cmd.Context(), whole, fmt.Sprintf("%s sweep of %d runs, best %s", title, len(runs), runs[0].Params),
+					started, runs[0].Params, runs[0].Metrics, c.Report.Dir)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "recorded the sweep as run %d (backtest report %d --out DIR writes its reports again)\n", id, id)
+			}
+			if err := writeSweepReports(cmd.Context(), d, c.Report, backtest.SweepReport{Title: title, Objective: objective, Params: ps,
+				Runs: runs, Overfit: of, Spec: spec, Best: best},
+				sweepFile{Schema: sweepSchema, Objective: objective, Combos: len(combos), Shard: si, Shards: sn, Runs: runs, Overfitting: &of}, stdout); err != nil {
+				return err
+			}
 			if rec != nil {
 				fmt.Fprintf(stdout, "recorded in %s (backtest report --db %s)\n", c.Store.Path, c.Store.Path)
 			}
 			if output != "" {
-				f := sweepFile{Schema: sweepSchema, Objective: objective, Combos: len(combos), Shard: si, Shards: sn, Runs: runs}
+				f := sweepFile{Schema: sweepSchema, Objective: objective, Combos: len(combos), Shard: si, Shards: sn, Runs: runs, Overfitting: &of}
 				if err := writeJSON(output, f); err != nil {
 					return err
 				}
@@ -226,6 +257,9 @@ func newMerge() *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(stdout, "\n%d runs from %d files\n", len(merged.Runs), len(files))
+			of := backtest.Overfit(merged.Runs, nil, backtest.OverfitOptions{})
+			merged.Overfitting = &of
+			printOverfit(stdout, of)
 			if output != "" {
 				if err := writeJSON(output, merged); err != nil {
 					return err
@@ -273,4 +307,44 @@ func mergeFiles(files []string) (sweepFile, error) {
 	}
 	backtest.SortRuns(out.Runs)
 	return out, nil
+}
+
+// printOverfit prints the overfitting statistics after a sweep's table.
+func printOverfit(w io.Writer, of backtest.Overfitting) {
+	fmt.Fprintln(w, "\noverfitting (docs/metrics.md):")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, r := range backtest.OverfitRows(of) {
+		fmt.Fprintf(tw, "  %s\t%s\n", r.Name, r.Value)
+	}
+	tw.Flush()
+	for _, n := range of.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+}
+
+// writeSweepReports writes sweep.json and, unless disabled, sweep.html
+// into the report directory.
+func writeSweepReports(ctx context.Context, d deps, rc config.Report, rep backtest.SweepReport, f sweepFile, stdout io.Writer) error {
+	dir := rc.Dir
+	if dir == "" {
+		dir = "."
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "sweep.json")
+	if err := writeJSON(path, f); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", path)
+	if !rc.HTML {
+		return nil
+	}
+	o := chartOptions(ctx, d)
+	path = filepath.Join(dir, "sweep.html")
+	if err := writeFile(path, func(w io.Writer) error { return backtest.WriteSweepHTML(w, rep, o) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", path)
+	return nil
 }

@@ -29,7 +29,7 @@ func TestDefaultRun(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"Backtest               btc-cross (smacross)", "Equity final           20438.1701753271",
+	for _, want := range []string{"Backtest               btc-cross (smacross)", "Equity final           20,438.17 USDT",
 		"Trades                 91", "wrote " + filepath.Join(dir, "report.html"), "recorded run 1 in " + db} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -88,7 +88,7 @@ func TestRunOverridesAndErrors(t *testing.T) {
 func TestSweepShardsAndMerge(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	params := []string{"--param", "fast=5,10", "--param", "slow=30,50", "--objective", "return", "--no-store"}
+	params := []string{"--param", "fast=5,10", "--param", "slow=30,50", "--objective", "return", "--no-store", "--out", dir}
 	whole, errs, code := runBacktest(t, append([]string{"sweep", "--output", filepath.Join(dir, "all.json")}, params...)...)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -110,6 +110,23 @@ func TestSweepShardsAndMerge(t *testing.T) {
 	if !strings.Contains(merged, "4 runs from 2 files") || !strings.Contains(whole, "fast=10 slow=30") {
 		t.Errorf("merge output:\n%s", merged)
 	}
+	for _, f := range []string{"all.json"} { // sweep.json in dir is the last shard's
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil || !strings.Contains(string(b), `"overfitting": {`) || !strings.Contains(string(b), `"pbo": `) || !strings.Contains(string(b), `"trials": 4,`) {
+			t.Errorf("%s lacks the overfitting statistics: %v", f, err)
+		}
+	}
+	if !strings.Contains(whole, "Probability of backtest overfitting") || !strings.Contains(whole, "wrote "+filepath.Join(dir, "sweep.html")) {
+		t.Errorf("sweep output:\n%s", whole)
+	}
+	nohtml := t.TempDir()
+	_, errs, code = runBacktest(t, "sweep", "--param", "fast=50,60", "--param", "slow=10", "--no-store", "--out", nohtml, "--no-html")
+	if code != ExitError || !strings.Contains(errs, "sweep: every run failed; the first: ") {
+		t.Errorf("a sweep whose every run fails: exit %d %q", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(nohtml, "sweep.html")); !os.IsNotExist(err) {
+		t.Errorf("sweep.html written: %v", err)
+	}
 	_, errs, code = runBacktest(t, "sweep", "merge", filepath.Join(dir, "s0.json"), filepath.Join(dir, "s0.json"))
 	if code != ExitError || !strings.Contains(errs, "is also in") {
 		t.Errorf("merging a shard twice: exit %d %q", code, errs)
@@ -118,11 +135,13 @@ func TestSweepShardsAndMerge(t *testing.T) {
 
 func TestWalkForwardCommand(t *testing.T) {
 	t.Parallel()
-	out, errs, code := runBacktest(t, "walkforward", "--param", "fast=5,10", "--train", "60d", "--test", "30d", "--objective", "return", "--no-store")
+	dir := t.TempDir()
+	out, errs, code := runBacktest(t, "walkforward", "--param", "fast=5,10", "--train", "60d", "--test", "30d", "--objective", "return", "--no-store", "--out", dir)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "2021-01-16  2021-02-15") || !strings.Contains(out, "out of sample, chained: return") {
+	if !strings.Contains(out, "2021-01-16  2021-02-15") || !strings.Contains(out, "out of sample, chained: return") ||
+		!strings.Contains(out, "wrote "+filepath.Join(dir, "walkforward.html")) {
 		t.Errorf("output:\n%s", out)
 	}
 }
@@ -147,24 +166,25 @@ func TestRecordedRunsAndReport(t *testing.T) {
 	if _, errs, code := runBacktest(t, "run", "--out", filepath.Join(dir, "a"), "--db", db); code != ExitOK {
 		t.Fatalf("run: %s", errs)
 	}
-	if _, errs, code := runBacktest(t, "sweep", "--param", "fast=5,10", "--db", db); code != ExitOK {
+	if _, errs, code := runBacktest(t, "sweep", "--param", "fast=5,10", "--db", db, "--out", filepath.Join(dir, "s")); code != ExitOK {
 		t.Fatalf("sweep: %s", errs)
 	}
 	list, errs, code := runBacktest(t, "report", "--db", db)
 	if code != ExitOK {
 		t.Fatalf("report: %s", errs)
 	}
-	if n := strings.Count(list, "\n"); n != 4 { // header, the run, two sweep runs
+	if n := strings.Count(list, "\n"); n != 5 { // header, the run, two sweep runs, the sweep
 		t.Errorf("listed %d lines:\n%s", n, list)
 	}
 	for _, want := range []string{`(?m)^1\s+\S+ \S+\s+btc-cross \(smacross\)\s+104\.38\s+2\.690\s+91\s`,
-		`(?m)^3\s.*sweep #1 fast=10\s+104\.38\s+2\.690\s+91\s`, `(?m)^2\s.*sweep #0 fast=5\s+50\.30\s`} {
+		`(?m)^3\s.*sweep #1 fast=10\s+104\.38\s+2\.690\s+91\s`, `(?m)^2\s.*sweep #0 fast=5\s+50\.30\s`,
+		`(?m)^4\s.*sweep of 2 runs, best fast=10\s+104\.38\s`} {
 		if !regexp.MustCompile(want).MatchString(list) {
 			t.Errorf("list does not match %s:\n%s", want, list)
 		}
 	}
 	show, _, code := runBacktest(t, "report", "1", "--db", db)
-	if code != ExitOK || !strings.Contains(show, "Equity final           20438.1701753271") {
+	if code != ExitOK || !strings.Contains(show, "Equity final           20,438.17") {
 		t.Errorf("show: exit %d\n%s", code, show)
 	}
 	again, errs, code := runBacktest(t, "report", "1", "--db", db, "--out", filepath.Join(dir, "b"))
@@ -177,6 +197,16 @@ func TestRecordedRunsAndReport(t *testing.T) {
 		if len(a) == 0 || !bytes.Equal(a, b) {
 			t.Errorf("%s differs between the run and its rerun", f)
 		}
+	}
+	// A sweep's run is run again with its own parameters; the whole sweep
+	// writes its reports again.
+	one, errs, code := runBacktest(t, "report", "2", "--db", db, "--out", filepath.Join(dir, "c"))
+	if code != ExitOK || !regexp.MustCompile(`(?m)^Return %\s+50\.30$`).MatchString(one) {
+		t.Errorf("rerun of sweep #0: exit %d %s\n%s", code, errs, one)
+	}
+	whole, errs, code := runBacktest(t, "report", "4", "--db", db, "--out", filepath.Join(dir, "d"))
+	if code != ExitOK || !strings.Contains(whole, "wrote "+filepath.Join(dir, "d", "sweep.html")) || !strings.Contains(whole, "Probability of backtest overfitting") {
+		t.Errorf("rerun of the sweep: exit %d %s\n%s", code, errs, whole)
 	}
 	for _, tt := range []struct {
 		args []string

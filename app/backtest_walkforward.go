@@ -1,13 +1,18 @@
 package app
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/spotbot/spotbot/backtest"
+	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/distributed"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -33,18 +38,19 @@ test length, and reports each window and the chained out-of-sample result.`,
 			if err != nil {
 				return err
 			}
-			_, spec, src, err := rf.load(d.reg)
+			c, spec, src, err := rf.load(d.reg)
 			if err != nil {
 				return err
 			}
 			// Many short-lived values over the loaded bars: see SweepMemory.
 			_, restore := backtest.SweepMemory()
 			defer restore()
-			sweep, closeQueue, err := q.walkForward(cmd, d, src, spec, search{kind: distributed.KindWalkForward, params: params, objective: objective})
+			sweep, closeQueue, err := q.walkForward(cmd, d, src, spec, search{Kind: distributed.KindWalkForward, Params: params, Objective: objective})
 			if err != nil {
 				return err
 			}
 			defer closeQueue()
+			started := d.clock.Now()
 			res, err := backtest.WalkForward(cmd.Context(), spec, backtest.WalkForwardOptions{Params: ps, Objective: obj,
 				Train: train, Test: test, Workers: workers, Sweep: sweep})
 			if err != nil {
@@ -62,6 +68,27 @@ test length, and reports each window and the chained out-of-sample result.`,
 			m := res.Aggregate
 			fmt.Fprintf(stdout, "\nout of sample, chained: return %.2f%%, sharpe %.3f, max drawdown %.2f%%, %d trades, equity %s → %s\n",
 				m.ReturnPct, m.Sharpe, m.MaxDrawdownPct, m.Trades, m.EquityStart, m.EquityFinal)
+			if err := writeWalkForwardReports(cmd.Context(), d, c.Report, instancesTitle(c), res, stdout); err != nil {
+				return err
+			}
+			if rf.noStore {
+				return nil
+			}
+			src.Search = &search{Kind: "walkforward", Params: params, Objective: objective, Train: train, Test: test}
+			rec, err := openRecorder(cmd.Context(), c.Store.Path, src)
+			if err != nil {
+				return err
+			}
+			defer rec.close()
+			best := make([]string, len(res.Windows))
+			for i, w := range res.Windows {
+				best[i] = w.Best.String()
+			}
+			id, err := rec.record(cmd.Context(), instancesTitle(c)+" walk-forward", started, map[string]any{"windows": best}, res.Aggregate, c.Report.Dir)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "recorded run %d in %s (backtest report %d --out DIR writes its reports again)\n", id, c.Store.Path, id)
 			return nil
 		},
 	}
@@ -94,3 +121,36 @@ func (d *dayDuration) Set(s string) error {
 }
 
 func (d *dayDuration) Type() string { return "duration" }
+
+// writeWalkForwardReports writes walkforward.json (the windows and the
+// chained metrics) and, unless disabled, walkforward.html into the report
+// directory.
+func writeWalkForwardReports(ctx context.Context, d deps, rc config.Report, title string, res *backtest.WalkForwardResult, stdout io.Writer) error {
+	dir := rc.Dir
+	if dir == "" {
+		dir = "."
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "walkforward.json")
+	if err := writeJSON(path, struct {
+		Schema    string            `json:"schema"`
+		Title     string            `json:"title"`
+		Windows   []backtest.Window `json:"windows"`
+		Aggregate backtest.Metrics  `json:"out_of_sample"`
+	}{"spotbot.walkforward/v1", title, res.Windows, res.Aggregate}); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", path)
+	if !rc.HTML {
+		return nil
+	}
+	o := chartOptions(ctx, d)
+	path = filepath.Join(dir, "walkforward.html")
+	if err := writeFile(path, func(w io.Writer) error { return backtest.WriteWalkForwardHTML(w, title, res, o) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", path)
+	return nil
+}

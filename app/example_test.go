@@ -53,6 +53,6 @@ func ExampleExecute() {
 	}
 	// Output:
 	// exit 0
-	// Equity final           20438.1701753271
+	// Equity final           20,438.17 USDT
 	// Trades                 91
 }

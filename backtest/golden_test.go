@@ -15,9 +15,8 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// reports renders every report of the embedded default backtest
-// (configs/backtest.yaml: smacross on the BTCUSDT sample).
-func reports(t *testing.T) map[string][]byte {
+// defaultRun runs the embedded default backtest.
+func defaultRun(t *testing.T) (Spec, *Result, Report) {
 	t.Helper()
 	reg := strategies.NewRegistry()
 	text, err := configs.FS.ReadFile("backtest.yaml")
@@ -36,7 +35,14 @@ func reports(t *testing.T) map[string][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := NewReport("btc-cross (smacross)", s, res)
+	return s, res, NewReport("btc-cross (smacross)", s, res)
+}
+
+// reports renders every report of the embedded default backtest
+// (configs/backtest.yaml: smacross on the BTCUSDT sample).
+func reports(t *testing.T) map[string][]byte {
+	t.Helper()
+	s, res, rep := defaultRun(t)
 	out := map[string][]byte{}
 	var b bytes.Buffer
 	for name, write := range map[string]func() error{
@@ -44,7 +50,10 @@ func reports(t *testing.T) map[string][]byte {
 		"report.json": func() error { return rep.WriteJSON(&b) },
 		"trades.csv":  func() error { return rep.WriteTradesCSV(&b) },
 		"equity.csv":  func() error { return WriteEquityCSV(&b, res) },
-		"report.html": func() error { return WriteHTML(&b, rep, s, res) },
+		"report.html": func() error { return WriteHTML(&b, rep, s, res, HTMLOptions{Note: "static"}) },
+		// A stand-in library: the page's data and script, without the
+		// browser.
+		"interactive.html": func() error { return WriteHTML(&b, rep, s, res, HTMLOptions{Script: []byte("/* library */")}) },
 	} {
 		b.Reset()
 		if err := write(); err != nil {

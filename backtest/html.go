@@ -1,46 +1,114 @@
 package backtest
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/session"
+	"github.com/spotbot/spotbot/strategy"
 )
 
-// The HTML report is one file with inline SVG charts and inline CSS: it
-// opens offline, loads nothing from the network and runs no script, so it
-// renders the same in any browser and years from now.
+// The HTML reports are one file each: the data, the charting library
+// (when at hand) and the page's own script inlined, nothing loaded from
+// the network. Without the library the charts are static SVG, with a note
+// saying how to get the interactive ones.
 
-// chartPoints caps the points of one chart line; longer series are reduced
-// to the minimum and maximum of each bucket, which keeps every spike.
-const chartPoints = 1200
-
-const (
-	chartW, chartH = 960.0, 260.0
-	padL, padR     = 70.0, 10.0
-	padT, padB     = 10.0, 24.0
-)
-
-type series struct {
-	t []time.Time
-	v []float64
+// HTMLOptions choose how a report draws its charts.
+type HTMLOptions struct {
+	// Script is the charting library's file (chartlib.Loader); nil draws
+	// static SVG charts instead.
+	Script []byte
+	// Note is shown at the top of the page, such as why the charts are
+	// static and how to get the interactive ones.
+	Note string
 }
 
-// reduce returns at most about chartPoints points of s, keeping the min and
-// max of each bucket in time order.
-func (s series) reduce() series {
+// maxCandles caps the candles of one price chart: longer series are
+// merged into candles of several bars (open of the first, high and low
+// over all, close of the last, volume summed), which keeps every extreme.
+const maxCandles = 4000
+
+// maxPoints caps the points of one line; longer lines keep the minimum
+// and the maximum of each bucket.
+const maxPoints = 4000
+
+type jsChart struct {
+	ID       string     `json:"id"`
+	Height   int        `json:"height"`
+	Intraday bool       `json:"intraday"`
+	Series   []jsSeries `json:"series"`
+	Fills    []jsFill   `json:"fills,omitempty"`
+	Title    string     `json:"-"`
+	Legend   []legend   `json:"-"`
+}
+
+type jsSeries struct {
+	Type      string      `json:"type"` // candles, volume, line, area
+	Title     string      `json:"title,omitempty"`
+	Color     string      `json:"color,omitempty"`
+	Dashed    bool        `json:"dashed,omitempty"`
+	Width     int         `json:"width,omitempty"`
+	Precision int         `json:"precision"`
+	Data      [][]float64 `json:"data"`
+}
+
+type jsFill struct {
+	T    int64  `json:"t"`
+	Buy  bool   `json:"buy"`
+	Text string `json:"text"`
+}
+
+type legend struct{ Name, Color string }
+
+// palette colours the strategy's plotted series.
+func palette(i int) string {
+	cs := [...]string{"#bf8700", "#8250df", "#0550ae", "#bc4c00", "#116329", "#a40e26"}
+	return cs[i%len(cs)]
+}
+
+// sec is a time as the charts take it: seconds since the epoch.
+func sec(t time.Time) float64 { return float64(t.Unix()) }
+
+// lineData reduces a series for display and writes it as [time, value]
+// pairs, times strictly increasing.
+func lineData(s series, places int) [][]float64 {
+	r := s.reduce4k()
+	out := make([][]float64, 0, len(r.v))
+	last := math.Inf(-1)
+	for i, v := range r.v {
+		t := sec(r.t[i])
+		if t <= last || math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		last = t
+		out = append(out, []float64{t, roundTo(v, places)})
+	}
+	return out
+}
+
+func roundTo(v float64, places int) float64 {
+	p := math.Pow(10, float64(places))
+	return math.Round(v*p) / p
+}
+
+// reduce4k is reduce with the interactive charts' cap.
+func (s series) reduce4k() series {
 	n := len(s.v)
-	if n <= chartPoints {
+	if n <= maxPoints {
 		return s
 	}
-	buckets := chartPoints / 2
-	out := series{t: make([]time.Time, 0, chartPoints+2), v: make([]float64, 0, chartPoints+2)}
+	buckets := maxPoints / 2
+	out := series{t: make([]time.Time, 0, maxPoints+2), v: make([]float64, 0, maxPoints+2)}
 	for b := 0; b < buckets; b++ {
 		lo, hi := b*n/buckets, (b+1)*n/buckets
 		mi, ma := lo, lo
@@ -52,136 +120,91 @@ func (s series) reduce() series {
 				ma = i
 			}
 		}
-		first, second := mi, ma
-		if ma < mi {
-			first, second = ma, mi
-		}
-		out.t = append(out.t, s.t[first])
-		out.v = append(out.v, s.v[first])
+		first, second := min(mi, ma), max(mi, ma)
+		out.t, out.v = append(out.t, s.t[first]), append(out.v, s.v[first])
 		if second != first {
-			out.t = append(out.t, s.t[second])
-			out.v = append(out.v, s.v[second])
+			out.t, out.v = append(out.t, s.t[second]), append(out.v, s.v[second])
 		}
 	}
 	return out
 }
 
-// axes maps times and values into the chart's box.
-type axes struct {
-	t0, t1 time.Time
-	lo, hi float64
-}
-
-func (a axes) x(t time.Time) float64 {
-	span := a.t1.Sub(a.t0)
-	if span <= 0 {
-		return padL
+// candleChart is a symbol's price chart: candles merged to at most
+// maxCandles, volume, the series the strategies plot and the fills.
+func candleChart(sym string, bars []exchange.Kline, places int32, plots []strategy.PlotSeries, fills []Fill, trades []Trade, quote string) jsChart {
+	per := (len(bars) + maxCandles - 1) / maxCandles
+	per = max(per, 1)
+	c := jsChart{ID: "chart-price-" + sym, Height: 420, Title: sym}
+	candles := jsSeries{Type: "candles", Precision: int(places)}
+	vol := jsSeries{Type: "volume"}
+	starts := make([]int64, 0, len(bars)/per+1)
+	for i := 0; i < len(bars); i += per {
+		g := bars[i:min(i+per, len(bars))]
+		hi, lo := g[0].High.InexactFloat64(), g[0].Low.InexactFloat64()
+		var v float64
+		for _, k := range g {
+			hi, lo = math.Max(hi, k.High.InexactFloat64()), math.Min(lo, k.Low.InexactFloat64())
+			v += k.Volume.InexactFloat64()
+		}
+		t := sec(g[0].OpenTime)
+		starts = append(starts, int64(t))
+		candles.Data = append(candles.Data, []float64{t, g[0].Open.InexactFloat64(), hi, lo, g[len(g)-1].Close.InexactFloat64()})
+		vol.Data = append(vol.Data, []float64{t, roundTo(v, 4)})
 	}
-	return padL + (chartW-padL-padR)*float64(t.Sub(a.t0))/float64(span)
-}
-
-func (a axes) y(v float64) float64 {
-	if a.hi <= a.lo {
-		return chartH / 2
+	if len(bars) > 1 {
+		c.Intraday = bars[1].OpenTime.Sub(bars[0].OpenTime)*time.Duration(per) < 24*time.Hour
 	}
-	return padT + (chartH-padT-padB)*(1-(v-a.lo)/(a.hi-a.lo))
-}
-
-func fitAxes(ss ...series) axes {
-	a := axes{lo: math.Inf(1), hi: math.Inf(-1)}
-	for _, s := range ss {
-		for i, v := range s.v {
-			if a.t0.IsZero() || s.t[i].Before(a.t0) {
-				a.t0 = s.t[i]
+	c.Series = append(c.Series, candles, vol)
+	for k, p := range plots {
+		// On the candles' times: the last value of each candle's bars.
+		var data [][]float64
+		for i := 0; i < len(bars) && i < len(p.Values); i += per {
+			v := math.NaN()
+			for j := i; j < min(i+per, len(p.Values)); j++ {
+				if !math.IsNaN(p.Values[j]) {
+					v = p.Values[j]
+				}
 			}
-			if s.t[i].After(a.t1) {
-				a.t1 = s.t[i]
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				data = append(data, []float64{sec(bars[i].OpenTime), roundTo(v, int(places)+2)})
 			}
-			a.lo, a.hi = math.Min(a.lo, v), math.Max(a.hi, v)
+		}
+		c.Series = append(c.Series, jsSeries{Type: "line", Title: p.Name, Color: palette(k), Precision: int(places) + 2, Data: data})
+		c.Legend = append(c.Legend, legend{p.Name, palette(k)})
+	}
+	pnl := map[int64]Trade{}
+	for _, t := range trades {
+		if t.Symbol == sym {
+			pnl[t.ExitTime.UnixMilli()] = t
 		}
 	}
-	if math.IsInf(a.lo, 0) {
-		a.lo, a.hi = 0, 1
-	}
-	return a
-}
-
-func (a axes) polyline(s series) string {
-	var b strings.Builder
-	for i, v := range s.v {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(strconv.FormatFloat(a.x(s.t[i]), 'f', 1, 64))
-		b.WriteByte(',')
-		b.WriteString(strconv.FormatFloat(a.y(v), 'f', 1, 64))
-	}
-	return b.String()
-}
-
-// gridLines returns the y axis labels: five evenly spaced values.
-func (a axes) gridLines() []gridLine {
-	out := make([]gridLine, 0, 5)
-	for i := 0; i <= 4; i++ {
-		v := a.lo + (a.hi-a.lo)*float64(i)/4
-		out = append(out, gridLine{Y: a.y(v), Label: strconv.FormatFloat(v, 'g', 6, 64)})
-	}
-	return out
-}
-
-type gridLine struct {
-	Y     float64
-	Label string
-}
-
-type line struct {
-	Class  string
-	Points string
-}
-
-type marker struct {
-	X, Y  float64
-	Class string
-	Title string
-}
-
-type chart struct {
-	ID      string
-	Title   string
-	Lines   []line
-	Markers []marker
-	Grid    []gridLine
-	From    string
-	To      string
-	Empty   bool
-}
-
-// priceChart plots a symbol's closes with its fills as markers.
-func priceChart(sym string, bars []exchange.Kline, fills []Fill) chart {
-	s := series{t: make([]time.Time, len(bars)), v: make([]float64, len(bars))}
-	for i, k := range bars {
-		s.t[i], s.v[i] = k.CloseTime.Add(time.Millisecond), k.Close.InexactFloat64() // the close instant
-	}
-	r := s.reduce()
-	a := fitAxes(r)
-	c := chart{ID: "price-" + sym, Title: sym + " close with buys and sells", Lines: []line{{"price", a.polyline(r)}},
-		Grid: a.gridLines(), From: stamp(a.t0), To: stamp(a.t1), Empty: len(bars) == 0}
 	for _, f := range fills {
-		if f.Symbol != sym {
+		if f.Symbol != sym || len(starts) == 0 {
 			continue
 		}
-		cls, word := "sell", "sell"
+		// The candle holding the fill: the last start at or before it.
+		ft := f.Time.Unix()
+		j := sort.Search(len(starts), func(j int) bool { return starts[j] > ft }) - 1
+		j = max(j, 0)
+		word := "sell"
 		if f.IsBuyer {
-			cls, word = "buy", "buy"
+			word = "buy"
 		}
-		c.Markers = append(c.Markers, marker{X: a.x(f.Time), Y: a.y(f.Price.InexactFloat64()), Class: cls,
-			Title: fmt.Sprintf("%s %s %s @ %s", stamp(f.Time), word, f.Qty, f.Price)})
+		text := fmt.Sprintf("%s %s %s @ %s, fee %s %s (%s)", f.Time.UTC().Format("2006-01-02 15:04"), word, f.Qty,
+			priceText(f.Price, places), f.Commission, f.CommissionAsset, f.Instance)
+		if t, ok := pnl[f.Time.UnixMilli()]; ok && !f.IsBuyer {
+			text += fmt.Sprintf("; trade PnL %s %s (%.2f%%)", money(t.PnL.String(), quote), quote, t.ReturnPct)
+			if t.ExitReason != "" {
+				text += "; exit: " + t.ExitReason
+			}
+		}
+		c.Fills = append(c.Fills, jsFill{T: starts[j], Buy: f.IsBuyer, Text: text})
 	}
 	return c
 }
 
-// equityCharts plots equity against buy-and-hold, and the drawdown.
-func equityCharts(res *Result, s Spec) (chart, chart) {
+// equityJSCharts are equity against buy-and-hold and the drawdown.
+func equityJSCharts(res *Result, s Spec) []jsChart {
 	eq := series{t: make([]time.Time, res.Curve.Len()), v: make([]float64, res.Curve.Len())}
 	dd := series{t: eq.t, v: DrawdownSeries(res.Curve)}
 	for i, p := range res.Curve.All() {
@@ -189,133 +212,169 @@ func equityCharts(res *Result, s Spec) (chart, chart) {
 		dd.v[i] *= -100
 	}
 	hold := buyHoldSeries(res, s)
-	er, hr, dr := eq.reduce(), hold.reduce(), dd.reduce()
-	a := fitAxes(er, hr)
-	equity := chart{ID: "equity", Title: "Equity (solid) against buy and hold (dashed)",
-		Lines: []line{{"hold", a.polyline(hr)}, {"equity", a.polyline(er)}}, Grid: a.gridLines(),
-		From: stamp(a.t0), To: stamp(a.t1), Empty: len(eq.v) == 0}
-	b := fitAxes(dr)
-	if b.hi < 0 {
-		b.hi = 0
+	intraday := res.Curve.Len() > 1 && res.Curve.At(1)-res.Curve.At(0) < 24*3600_000
+	return []jsChart{
+		{ID: "chart-equity", Height: 300, Intraday: intraday, Title: "Equity", Legend: []legend{{"strategy", "#0969da"}, {"buy and hold", "#8c959f"}},
+			Series: []jsSeries{{Type: "line", Title: "strategy", Color: "#0969da", Width: 2, Precision: 2, Data: lineData(eq, 2)},
+				{Type: "line", Title: "buy and hold", Color: "#8c959f", Dashed: true, Precision: 2, Data: lineData(hold, 2)}}},
+		{ID: "chart-drawdown", Height: 180, Intraday: intraday, Title: "Drawdown %",
+			Series: []jsSeries{{Type: "area", Title: "drawdown %", Color: "#cf222e", Precision: 2, Data: lineData(dd, 3)}}},
 	}
-	draw := chart{ID: "drawdown", Title: "Drawdown %", Lines: []line{{"drawdown", b.polyline(dr)}}, Grid: b.gridLines(),
-		From: stamp(b.t0), To: stamp(b.t1), Empty: len(dd.v) == 0}
-	return equity, draw
 }
 
-// buyHoldSeries is the starting equity split equally over the traded
-// symbols at their first close and held: the benchmark the buy-and-hold
-// return metric measures.
-func buyHoldSeries(res *Result, s Spec) series {
-	if res.Curve.Len() == 0 || len(res.BuyHold) == 0 {
-		return series{}
-	}
-	start := res.Curve.Values[0]
-	out := series{t: make([]time.Time, 0, res.Curve.Len()), v: make([]float64, 0, res.Curve.Len())}
-	type held struct {
-		bars  []exchange.Kline
-		i     int
-		first float64
-	}
-	syms := make([]string, 0, len(res.BuyHold))
-	for sym := range res.BuyHold {
-		syms = append(syms, sym)
-	}
-	sort.Strings(syms) // a fixed summation order keeps the report byte-identical
-	hs := make([]*held, 0, len(syms))
-	for _, sym := range syms {
-		hs = append(hs, &held{bars: s.Data[sym], first: res.BuyHold[sym][0].InexactFloat64()})
-	}
-	for _, p := range res.Curve.All() {
-		pt := p.Time()
-		var v float64
-		for _, h := range hs {
-			for h.i+1 < len(h.bars) && !h.bars[h.i+1].CloseTime.After(pt) {
-				h.i++
-			}
-			v += h.bars[h.i].Close.InexactFloat64() / h.first
+// page is what the page template draws.
+type page struct {
+	Title       string
+	Note        string
+	Interactive bool
+	Lib         template.JS
+	App         template.JS
+	Data        template.JS
+	Charts      []jsChart
+	Static      []chart
+	Sections    []template.HTML
+}
+
+// writePage renders a page: the charts interactive when the library is at
+// hand, else the static charts.
+func writePage(w io.Writer, p page, o HTMLOptions, static func() []chart) error {
+	p.Note = o.Note
+	if o.Script != nil {
+		p.Interactive = true
+		p.Lib = template.JS(strings.ReplaceAll(string(o.Script), "</script", `<\/script`))
+		p.App = template.JS(reportScript)
+		b, err := json.Marshal(struct {
+			Charts []jsChart `json:"charts"`
+		}{p.Charts})
+		if err != nil {
+			return err
 		}
-		out.t = append(out.t, pt)
-		out.v = append(out.v, start*v/float64(len(hs)))
+		p.Data = template.JS(strings.ReplaceAll(string(b), "</", `<\/`))
+	} else if static != nil {
+		p.Static = static()
 	}
-	return out
+	return pageTemplate.Execute(w, p)
 }
 
-type metricRow struct{ Name, Value string }
-
-type htmlPage struct {
-	Report  Report
-	Charts  []chart
-	Metrics []metricRow
+// section renders one named block of sectionTemplates.
+func section(name string, data any) (template.HTML, error) {
+	var b bytes.Buffer
+	if err := sectionTemplates.ExecuteTemplate(&b, name, data); err != nil {
+		return "", err
+	}
+	return template.HTML(b.String()), nil
 }
 
-// WriteHTML writes the self-contained HTML report: a price chart per symbol
-// with buy and sell markers, equity against buy-and-hold, drawdown, the
-// metrics table and the trades table.
-func WriteHTML(w io.Writer, rep Report, s Spec, res *Result) error {
-	page := htmlPage{Report: rep}
+// WriteHTML writes the report of one run: per symbol the candles with
+// volume, the series the strategies plot and the fills; equity against
+// buy-and-hold; drawdown; the parameters and configuration; the metrics;
+// tables per instance and per symbol; monthly and yearly returns; the
+// trade returns' histogram; and every trade.
+func WriteHTML(w io.Writer, rep Report, s Spec, res *Result, o HTMLOptions) error {
+	quote := s.Quote
+	if quote == "" {
+		quote = "USDT"
+	}
 	syms := make([]string, 0, len(s.Data))
 	for sym := range s.Data {
 		syms = append(syms, sym)
 	}
 	sort.Strings(syms)
+	p := page{Title: "spotbot backtest: " + rep.Title}
+	places := map[string]int32{}
 	for _, sym := range syms {
-		page.Charts = append(page.Charts, priceChart(sym, s.Data[sym], res.Fills))
+		places[sym] = pricePlaces(s, sym)
+		p.Charts = append(p.Charts, candleChart(sym, s.Data[sym], places[sym], plotsFor(s, sym), res.Fills, res.Trades, quote))
 	}
-	eq, dd := equityCharts(res, s)
-	page.Charts = append(page.Charts, eq, dd)
-	var sb strings.Builder
-	if err := rep.WriteSummary(&sb); err != nil {
-		return err
+	p.Charts = append(p.Charts, equityJSCharts(res, s)...)
+	parts := []struct {
+		name string
+		data any
+	}{
+		{"config", configView(rep, s)},
+		{"metrics", metricRows(rep)},
+		{"instances", instanceRows(s, res, quote)},
+		{"symbols", symbolRows(syms, res, quote)},
+		{"monthly", monthlyReturns(res.Curve)},
+		{"histogram", tradeHistogram(res.Trades)},
+		{"trades", tradeRows(rep, res, places, quote)},
 	}
-	for _, ln := range strings.Split(strings.TrimRight(sb.String(), "\n"), "\n") {
-		name, value, _ := strings.Cut(ln, "  ")
-		page.Metrics = append(page.Metrics, metricRow{strings.TrimSpace(name), strings.TrimSpace(value)})
+	for _, part := range parts {
+		h, err := section(part.name, part.data)
+		if err != nil {
+			return err
+		}
+		p.Sections = append(p.Sections, h)
 	}
-	return htmlTemplate.Execute(w, page)
+	return writePage(w, p, o, func() []chart {
+		var cs []chart
+		for _, sym := range syms {
+			cs = append(cs, priceChart(sym, s.Data[sym], res.Fills))
+		}
+		eq, dd := equityCharts(res, s)
+		return append(cs, eq, dd)
+	})
 }
 
-var htmlTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>spotbot backtest: {{.Report.Title}}</title>
-<style>
-body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1b1f24;background:#fff}
-h1{font-size:20px}h2{font-size:16px;margin-top:28px}
-svg{display:block;max-width:100%;height:auto;border:1px solid #d0d7de;background:#fcfcfd}
-.price{fill:none;stroke:#57606a;stroke-width:1}
-.equity{fill:none;stroke:#0969da;stroke-width:1.5}
-.hold{fill:none;stroke:#8c959f;stroke-width:1;stroke-dasharray:4 3}
-.drawdown{fill:none;stroke:#cf222e;stroke-width:1}
-.grid{stroke:#eaeef2}.label{font-size:11px;fill:#57606a}
-.buy{fill:#1a7f37}.sell{fill:#cf222e}
-table{border-collapse:collapse;margin-top:8px}td,th{border:1px solid #d0d7de;padding:3px 8px;text-align:right}
-th{background:#f6f8fa}td:first-child,th:first-child{text-align:left}
-</style>
-</head>
-<body>
-<h1>spotbot backtest: {{.Report.Title}}</h1>
-<p>Interval {{.Report.Interval}}; fill model: {{.Report.FillModel}}.</p>
-{{range .Charts}}
-<h2>{{.Title}}</h2>
-<svg id="{{.ID}}" class="chart" viewBox="0 0 960 260" role="img" aria-label="{{.Title}}">
-{{range .Grid}}<line class="grid" x1="70" x2="950" y1="{{printf "%.1f" .Y}}" y2="{{printf "%.1f" .Y}}"/><text class="label" x="4" y="{{printf "%.1f" .Y}}">{{.Label}}</text>
-{{end}}{{range .Lines}}<polyline class="{{.Class}}" points="{{.Points}}"/>
-{{end}}{{range .Markers}}<circle class="{{.Class}}" cx="{{printf "%.1f" .X}}" cy="{{printf "%.1f" .Y}}" r="3"><title>{{.Title}}</title></circle>
-{{end}}<text class="label" x="70" y="256">{{.From}}</text><text class="label" x="950" y="256" text-anchor="end">{{.To}}</text>
-</svg>
-{{end}}
-<h2>Metrics</h2>
-<table id="metrics">
-{{range .Metrics}}<tr><td>{{.Name}}</td><td>{{.Value}}</td></tr>
-{{end}}</table>
-<h2>Trades</h2>
-<table id="trades">
-<tr><th>symbol</th><th>entry</th><th>exit</th><th>qty</th><th>entry price</th><th>exit price</th><th>fees</th><th>PnL</th><th>return %</th></tr>
-{{range .Report.Trades}}<tr><td>{{.Symbol}}</td><td>{{.EntryTime}}</td><td>{{.ExitTime}}</td><td>{{.Qty}}</td><td>{{.EntryPrice}}</td><td>{{.ExitPrice}}</td><td>{{.Fees}}</td><td>{{.PnL}}</td><td>{{.ReturnPct}}</td></tr>
-{{end}}</table>
-</body>
-</html>
-`))
+// pricePlaces is the decimal places prices of the symbol are shown with:
+// the symbol's price scale, but no more than the data's prices use.
+func pricePlaces(s Spec, sym string) int32 {
+	scale := int32(8)
+	found := false
+	for i := range s.Symbols {
+		if s.Symbols[i].Symbol == sym {
+			scale, found = s.Symbols[i].PriceScale(), true
+		}
+	}
+	if !found {
+		if info, err := session.DefaultRules(sym, s.Data[sym]); err == nil {
+			scale = info.PriceScale()
+		}
+	}
+	var used int32
+	for i, k := range s.Data[sym] {
+		if i >= 1000 {
+			break
+		}
+		for _, d := range []decimal.Decimal{k.Open, k.High, k.Low, k.Close} {
+			// String drops trailing zeros: the decimals the price needs.
+			if _, frac, ok := strings.Cut(d.String(), "."); ok && int32(len(frac)) > used {
+				used = int32(len(frac))
+			}
+		}
+	}
+	return min(scale, max(used, 0))
+}
+
+// plotsFor asks each instance trading sym that implements
+// strategy.Plotter for its series, built afresh from its configuration.
+func plotsFor(s Spec, sym string) []strategy.PlotSeries {
+	var out []strategy.PlotSeries
+	for _, cfg := range s.Instances {
+		if s.Registry == nil || !contains(cfg.Symbols, sym) {
+			continue
+		}
+		st, err := s.Registry.New(cfg)
+		if err != nil {
+			continue
+		}
+		if pl, ok := st.(strategy.Plotter); ok {
+			for _, ps := range pl.Plot(sym, s.Data[sym]) {
+				if len(s.Instances) > 1 {
+					ps.Name = cfg.ID + " " + ps.Name
+				}
+				out = append(out, ps)
+			}
+		}
+	}
+	return out
+}
+
+func contains(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}

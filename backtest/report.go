@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -31,6 +32,9 @@ type Report struct {
 	Stopped   []string          `json:"stopped_instances"`
 	// Locks are the protections' locks set during the run.
 	Locks []LockRow `json:"locks,omitempty"`
+	// Quote is the asset money is counted in; the summary shows amounts
+	// in it to cents (fiat and stablecoins) or to 8 decimals.
+	Quote string `json:"-"`
 }
 
 // LockRow is a protection's lock as reports write it.
@@ -61,7 +65,10 @@ type TradeRow struct {
 func NewReport(title string, s Spec, res *Result) Report {
 	r := Report{Schema: ReportSchema, Title: title, Interval: string(s.Interval), Instances: s.Instances,
 		Balances: map[string]string{}, FillModel: s.Fill.String(), Metrics: res.Metrics, Final: map[string]string{},
-		Trades: make([]TradeRow, 0, len(res.Trades)), Stopped: []string{}}
+		Trades: make([]TradeRow, 0, len(res.Trades)), Stopped: []string{}, Quote: s.Quote}
+	if r.Quote == "" {
+		r.Quote = "USDT"
+	}
 	for a, v := range s.Balances {
 		r.Balances[a] = v.String()
 	}
@@ -98,21 +105,39 @@ func (r Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
-// WriteSummary writes the metrics as an aligned two-column table.
+// WriteSummary writes the metrics as an aligned two-column table, in
+// readable units: durations in days and hours, money in the quote asset
+// to cents (8 decimals for a quote that is not fiat-like). report.json
+// keeps the exact values.
 func (r Report) WriteSummary(w io.Writer) error {
-	m := r.Metrics
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, row := range r.summaryRows() {
+		fmt.Fprintf(tw, "%s\t%s\n", row[0], row[1])
+	}
+	return tw.Flush()
+}
+
+// summaryRows are the summary's rows, shared by the terminal and HTML.
+func (r Report) summaryRows() [][2]string {
+	m := r.Metrics
+	q := r.Quote
+	cash := func(s string) string {
+		if s == "" {
+			return "-"
+		}
+		return strings.TrimSpace(money(s, q) + " " + q)
+	}
 	rows := [][2]string{
 		{"Backtest", r.Title},
 		{"Fill model", r.FillModel},
 		{"Start", stamp(m.Start)},
 		{"End", stamp(m.End)},
-		{"Duration", m.Duration},
+		{"Duration", humanDurationText(m.Duration)},
 		{"Bars", strconv.Itoa(m.Bars)},
 		{"Exposure %", pct(m.ExposurePct)},
-		{"Equity start", m.EquityStart},
-		{"Equity final", m.EquityFinal},
-		{"Equity peak", m.EquityPeak},
+		{"Equity start", cash(m.EquityStart)},
+		{"Equity final", cash(m.EquityFinal)},
+		{"Equity peak", cash(m.EquityPeak)},
 		{"Return %", pct(m.ReturnPct)},
 		{"Buy & hold return %", pct(m.BuyHoldPct)},
 		{"CAGR %", pct(m.CAGRPct)},
@@ -122,7 +147,7 @@ func (r Report) WriteSummary(w io.Writer) error {
 		{"Sortino", num(m.Sortino)},
 		{"Calmar", num(m.Calmar)},
 		{"Max drawdown %", pct(m.MaxDrawdownPct)},
-		{"Max drawdown duration", m.MaxDrawdownDur},
+		{"Max drawdown duration", humanDurationText(m.MaxDrawdownDur)},
 		{"Avg drawdown %", pct(m.AvgDrawdownPct)},
 		{"Trades", strconv.Itoa(m.Trades)},
 		{"Win rate %", pct(m.WinRatePct)},
@@ -130,13 +155,13 @@ func (r Report) WriteSummary(w io.Writer) error {
 		{"Worst trade %", pct(m.WorstTradePct)},
 		{"Avg trade %", pct(m.AvgTradePct)},
 		{"Profit factor", num(m.ProfitFactor)},
-		{"Expectancy", m.Expectancy},
+		{"Expectancy", cash(m.Expectancy)},
 		{"SQN", num(m.SQN)},
-		{"Avg trade duration", m.AvgTradeDuration},
-		{"Max trade duration", m.MaxTradeDuration},
-		{"Fees paid", m.FeesPaid},
-		{"Volume traded", m.Volume},
-		{"Rate budget wait", m.BudgetWait},
+		{"Avg trade duration", humanDurationText(m.AvgTradeDuration)},
+		{"Max trade duration", humanDurationText(m.MaxTradeDuration)},
+		{"Fees paid", cash(m.FeesPaid)},
+		{"Volume traded", cash(m.Volume)},
+		{"Rate budget wait", humanDurationText(m.BudgetWait)},
 	}
 	for _, rule := range sortedKeys(m.Rejected) {
 		rows = append(rows, [2]string{"Rejected: " + rule, strconv.Itoa(m.Rejected[rule])})
@@ -144,10 +169,7 @@ func (r Report) WriteSummary(w io.Writer) error {
 	for _, s := range r.Stopped {
 		rows = append(rows, [2]string{"Stopped", s})
 	}
-	for _, row := range rows {
-		fmt.Fprintf(tw, "%s\t%s\n", row[0], row[1])
-	}
-	return tw.Flush()
+	return rows
 }
 
 func pct(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }

@@ -178,6 +178,9 @@ type SweepRun struct {
 	Score   float64 `json:"score"`
 	Metrics Metrics `json:"metrics"`
 	Err     string  `json:"error,omitempty"`
+	// Blocks are the moments of the run's per-bar returns in Partitions
+	// contiguous blocks, what the overfitting statistics need of a run.
+	Blocks []Moments `json:"blocks,omitempty"`
 }
 
 // SweepOptions configure Sweep.
@@ -192,6 +195,9 @@ type SweepOptions struct {
 	// Done, when set, is called after each run (from the workers, one at
 	// a time).
 	Done func(SweepRun)
+	// Partitions is the number of return blocks kept per run for the
+	// overfitting statistics (DefaultPartitions when 0).
+	Partitions int
 }
 
 // Sweep runs the base spec once per combo, with the combo's values set in
@@ -218,6 +224,10 @@ func Sweep(ctx context.Context, base Spec, o SweepOptions) ([]SweepRun, error) {
 			idx = append(idx, i)
 		}
 	}
+	parts := o.Partitions
+	if parts <= 0 {
+		parts = DefaultPartitions
+	}
 	out := make([]SweepRun, len(idx))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -227,7 +237,7 @@ func Sweep(ctx context.Context, base Spec, o SweepOptions) ([]SweepRun, error) {
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				run := runCombo(ctx, base, idx[j], o.Combos[idx[j]], o.Objective)
+				run := runCombo(ctx, base, idx[j], o.Combos[idx[j]], o.Objective, parts)
 				out[j] = run
 				if o.Done != nil {
 					mu.Lock()
@@ -266,7 +276,7 @@ func SortRuns(rs []SweepRun) {
 	})
 }
 
-func runCombo(ctx context.Context, base Spec, index int, c Combo, obj Objective) SweepRun {
+func runCombo(ctx context.Context, base Spec, index int, c Combo, obj Objective, parts int) SweepRun {
 	s := withParams(base, c)
 	s.Progress, s.Logger = nil, nil
 	run := SweepRun{Index: index, Params: c, Score: worstScore}
@@ -276,6 +286,7 @@ func runCombo(ctx context.Context, base Spec, index int, c Combo, obj Objective)
 		return run
 	}
 	run.Metrics = res.Metrics
+	run.Blocks = ReturnBlocks(res.Curve, parts)
 	run.Score = obj(res.Metrics)
 	if math.IsNaN(run.Score) || math.IsInf(run.Score, 0) {
 		run.Score = worstScore

@@ -37,6 +37,9 @@ type Window struct {
 	Best               Combo
 	TrainScore         float64
 	Test               Metrics
+	// TrainCurve is the best parameters' equity over the in-sample
+	// window, for the report's stitched chart.
+	TrainCurve Curve `json:"-"`
 }
 
 // WalkForwardResult is every window and the aggregate out-of-sample run:
@@ -102,12 +105,12 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 	for n, w := range wins {
 		var runs []SweepRun
 		var err error
+		train := base
+		train.Data = CutWindow(base.Data, w.TrainFrom, w.TrainTo)
 		if pending != nil {
 			r := <-pending[n]
 			runs, err = r.runs, r.err
 		} else {
-			train := base
-			train.Data = CutWindow(base.Data, w.TrainFrom, w.TrainTo)
 			runs, err = Sweep(ctx, train, so)
 		}
 		if err != nil {
@@ -117,6 +120,11 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 			return nil, fmt.Errorf("walkforward: window %s: every run failed; first: %s", stamp(w.TrainFrom), runs[0].Err)
 		}
 		w.Best, w.TrainScore = runs[0].Params, runs[0].Score
+		best, err := RunBest(ctx, train, runs)
+		if err != nil {
+			return nil, fmt.Errorf("walkforward: window %s: in-sample run: %w", stamp(w.TrainFrom), err)
+		}
+		w.TrainCurve = best.Curve
 		test := withParams(base, w.Best)
 		warm, err := warmUp(test)
 		if err != nil {

@@ -34,6 +34,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 
 	"github.com/shopspring/decimal"
 
@@ -241,4 +242,33 @@ func ignoreRefusal(err error) error {
 		return nil
 	}
 	return err
+}
+
+var _ strategy.Plotter = (*Strategy)(nil)
+
+// Plot draws the fast and the slow average over the price.
+func (s *Strategy) Plot(symbol string, bars []exchange.Kline) []strategy.PlotSeries {
+	newAvg := func(n int) average {
+		if s.p.MA == "ema" {
+			e, _ := indicator.NewEMA(n) // periods were checked by New
+			return e
+		}
+		a, _ := indicator.NewSMA(n)
+		return a
+	}
+	out := []strategy.PlotSeries{
+		{Name: fmt.Sprintf("%s(%d)", s.p.MA, s.p.Fast), Values: make([]float64, len(bars))},
+		{Name: fmt.Sprintf("%s(%d)", s.p.MA, s.p.Slow), Values: make([]float64, len(bars))},
+	}
+	for k, n := range []int{s.p.Fast, s.p.Slow} {
+		a := newAvg(n)
+		for i, b := range bars {
+			a.Update(b.Close.InexactFloat64())
+			out[k].Values[i] = math.NaN()
+			if a.Ready() {
+				out[k].Values[i] = a.Value()
+			}
+		}
+	}
+	return out
 }

@@ -1,9 +1,12 @@
 package smacross_test
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/strategies/smacross"
@@ -268,6 +271,30 @@ func TestStateEntry(t *testing.T) {
 		// second buy while holding); 15: still above.
 		if got := steps(h, 3, "13", "14", "15"); !slices.EqualFunc(got, c.want, slices.Equal) {
 			t.Errorf("entry %s: orders per bar\n got %q\nwant %q", c.entry, got, c.want)
+		}
+	}
+}
+
+// TestPlot: SMA(2) and SMA(3) of closes 1, 2, 3, 4 are NaN, 1.5, 2.5, 3.5
+// and NaN, NaN, 2, 3.
+func TestPlot(t *testing.T) {
+	t.Parallel()
+	st, err := smacross.New(strategy.Config{Name: "smacross", ID: "x", Symbols: []string{"BTCUSDT"}, Params: map[string]any{"fast": 2, "slow": 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bars []exchange.Kline
+	for _, c := range []int64{1, 2, 3, 4} {
+		bars = append(bars, exchange.Kline{Close: decimal.NewFromInt(c)})
+	}
+	got := st.(strategy.Plotter).Plot("BTCUSDT", bars)
+	want := []strategy.PlotSeries{{Name: "sma(2)", Values: []float64{math.NaN(), 1.5, 2.5, 3.5}}, {Name: "sma(3)", Values: []float64{math.NaN(), math.NaN(), 2, 3}}}
+	if len(got) != 2 {
+		t.Fatalf("%d series", len(got))
+	}
+	for k := range want {
+		if got[k].Name != want[k].Name || !slices.EqualFunc(got[k].Values, want[k].Values, func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }) {
+			t.Errorf("series %d: %v, want %v", k, got[k], want[k])
 		}
 	}
 }
