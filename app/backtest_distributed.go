@@ -64,7 +64,6 @@ func (q *queueFlags) connArgs() []string {
 	return out
 }
 
-
 // sweepFunc is backtest.Sweep's signature.
 type sweepFunc = func(context.Context, backtest.Spec, backtest.SweepOptions) ([]backtest.SweepRun, error)
 

@@ -267,7 +267,7 @@ func tradeHistogram(trades []Trade) histogram {
 
 type tradeRow struct {
 	Symbol, Entry, Exit, Duration, Qty, EntryPrice, ExitPrice, Fees, PnL, Return, Reason string
-	Win                                                                          bool
+	Win                                                                                  bool
 }
 
 func tradeRows(rep Report, res *Result, places map[string]int32, quote string) []tradeRow {
