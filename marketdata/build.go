@@ -41,6 +41,9 @@ func (b *builder) series() *Series {
 // the column in the problem.
 func (b *builder) checkTime(ms int64, field string) *RowError {
 	onBoundary, after := b.timeOK(ms)
+	if onBoundary && after {
+		return nil
+	}
 	at := time.UnixMilli(ms).UTC().Format(time.RFC3339)
 	if !onBoundary {
 		return &RowError{Field: field, Problem: fmt.Sprintf("%d (%s) is not on a %s boundary", ms, at, b.s.interval)}

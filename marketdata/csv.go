@@ -70,7 +70,6 @@ func (e *RowError) Error() string {
 // a row of a headerless format.
 var ErrHeader = errors.New("marketdata: the first line must be a header naming the columns (" + Header + ") or a row of a format read without one")
 
-
 // ReadCSV reads klines from r, in any format Read detects, validating
 // every row: an open time on an interval boundary and strictly after the
 // previous good row's, positive prices, high ≥ max(open, close), low ≤

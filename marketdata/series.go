@@ -195,3 +195,49 @@ func scaleFloat(c int64, exp int32) float64 {
 	}
 	return decimal.New(c, exp).InexactFloat64()
 }
+
+// NewSeries builds a Series over columns of open times (milliseconds) and
+// coefficients (see Exp), applying ReadCSV's rules to every bar: open
+// times on the interval's boundaries and increasing, positive prices,
+// high ≥ max(open, close), low ≤ min(open, close), volume not negative. The
+// columns become the series' own: the caller must not change them after.
+func NewSeries(symbol string, iv exchange.Interval, priceExp, volExp int32, t, open, high, low, close, volume []int64) (*Series, error) {
+	if !iv.Valid() {
+		return nil, fmt.Errorf("marketdata: interval %q is not one of 1m 5m 15m 30m 60m 4h 1d 1W 1M", iv)
+	}
+	n := len(t)
+	for f, col := range [5][]int64{open, high, low, close, volume} {
+		if len(col) != n {
+			return nil, fmt.Errorf("marketdata: %d open times but %d %s values", n, len(col), seriesFieldNames[f])
+		}
+	}
+	if priceExp > 0 || volExp > 0 || priceExp < -2*maxDigits || volExp < -2*maxDigits {
+		return nil, fmt.Errorf("marketdata: exponents %d and %d: want -36 to 0", priceExp, volExp)
+	}
+	b := &builder{s: Series{interval: iv}, ivMs: iv.Duration().Milliseconds()}
+	for i := range n {
+		bad := func(field, problem string) error {
+			return fmt.Errorf("marketdata: bar %d (%s): %s: %s", i, time.UnixMilli(t[i]).UTC().Format(time.RFC3339), field, problem)
+		}
+		switch onBoundary, after := b.timeOK(t[i]); {
+		case !onBoundary:
+			return nil, bad("open time", "not on a "+string(iv)+" boundary")
+		case !after:
+			return nil, bad("open time", "not after the previous bar's")
+		}
+		b.last, b.haveLast = t[i], true
+		o, h, l, c, v := open[i], high[i], low[i], close[i], volume[i]
+		switch {
+		case o <= 0 || h <= 0 || l <= 0 || c <= 0:
+			return nil, bad("prices", "not all positive")
+		case h < max(o, c):
+			return nil, bad("high", "below max(open, close)")
+		case l > min(o, c):
+			return nil, bad("low", "above min(open, close)")
+		case v < 0:
+			return nil, bad("volume", "negative")
+		}
+	}
+	return &Series{symbol: symbol, interval: iv, priceExp: priceExp, volExp: volExp, t: t,
+		cols: [5][]int64{open, high, low, close, volume}}, nil
+}
