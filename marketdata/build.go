@@ -193,3 +193,40 @@ func FromKlines(symbol string, iv exchange.Interval, ks []exchange.Kline) (*Seri
 	}
 	return b.series(), nil
 }
+
+// Builder builds a Series bar by bar from decimal text, with the rules
+// and scale handling of Read: for loaders of other sources (the store).
+type Builder struct {
+	b *builder
+}
+
+// NewBuilder starts a Series of symbol at interval iv (valid) with room
+// for sizeHint bars.
+func NewBuilder(symbol string, iv exchange.Interval, sizeHint int) *Builder {
+	return &Builder{b: newBuilder(symbol, iv, sizeHint)}
+}
+
+// Append checks and appends one bar given its open time in milliseconds
+// and its values as plain decimal text; a bad bar is a *RowError (Line
+// zero) and leaves the series as it was.
+func (b *Builder) Append(openMs int64, open, high, low, close, volume []byte) error {
+	if rerr := b.b.checkTime(openMs, "open_time"); rerr != nil {
+		return rerr
+	}
+	texts := [5][]byte{open, high, low, close, volume}
+	var v [5]num
+	for f, t := range texts {
+		x, p := parseNum(t, false)
+		if p != numOK {
+			return numError(seriesFieldNames[f], t, p)
+		}
+		v[f] = x
+	}
+	if rerr := b.b.add(openMs, v, &texts); rerr != nil {
+		return rerr
+	}
+	return nil
+}
+
+// Series returns the bars appended so far.
+func (b *Builder) Series() *Series { return b.b.series() }
