@@ -36,7 +36,7 @@ row stops the import, naming its line, unless --skip-bad skips and lists bad
 rows. Gaps are reported.`,
 		Example: "  " + prog + " import --file btc-1h.csv --symbol BTCUSDT --interval 60m --db spotbot.db\n" +
 			"  " + prog + " import --file BTCUSDT-1m-2025-01.csv --symbol BTCUSDT --interval 1m",
-		Args:    noArgs,
+		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return importFile(c.Context(), f, c.OutOrStdout(), c.ErrOrStderr())
 		},
@@ -156,7 +156,7 @@ file with --format arrow or a file name ending in .arrow (which bot import,
 data.source csv and pyarrow read back).`,
 		Example: "  " + prog + " export --symbol BTCUSDT --interval 60m --db spotbot.db --from 2024-01-01 --file btc-1h.csv\n" +
 			"  " + prog + " export --symbol BTCUSDT --interval 1m --file btc-1m.arrow",
-		Args:    noArgs,
+		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return exportKlines(c.Context(), f, c.OutOrStdout(), c.ErrOrStderr())
 		},
