@@ -77,8 +77,9 @@ func TestSeriesHashStable(t *testing.T) {
 	// volumes at -3: no trailing zero common to every value).
 	enc := []byte(hashVersion + "1m\n")
 	enc = binary.LittleEndian.AppendUint64(enc, 3)
-	enc = binary.LittleEndian.AppendUint32(enc, uint32(int32(-2)))
-	enc = binary.LittleEndian.AppendUint32(enc, uint32(int32(-3)))
+	pexp, vexp := int32(-2), int32(-3)
+	enc = binary.LittleEndian.AppendUint32(enc, uint32(pexp))
+	enc = binary.LittleEndian.AppendUint32(enc, uint32(vexp))
 	for _, v := range []int64{1735689600000, 1735689660000, 1735689720000,
 		9357600, 9440114, 9410050, 9450920, 9440115, 9420000, 9348903, 9400000, 9405000, 9440114, 9410050, 9415000,
 		755410, 10000, 1} {
