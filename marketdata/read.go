@@ -90,7 +90,7 @@ func Read(r io.Reader, o ReadOptions) (*Series, Report, error) {
 	return readCSV(br, o, sizeHint(r))
 }
 
-// sizeHint guesses the row count from the input's size (60 bytes a row).
+// sizeHint guesses the row count from the input's size (64 bytes a row).
 func sizeHint(r io.Reader) int {
 	var n int64
 	switch v := r.(type) {
@@ -101,7 +101,7 @@ func sizeHint(r io.Reader) int {
 	case interface{ Len() int }:
 		n = int64(v.Len())
 	}
-	return int(min(n/60+16, 1<<28))
+	return int(min(n/64+16, 1<<28))
 }
 
 // layout is where a CSV's columns are.
