@@ -29,9 +29,17 @@ func newBuilder(symbol string, iv exchange.Interval, sizeHint int) *builder {
 	return b
 }
 
-// series returns the built series.
+// series returns the built series, its columns trimmed to their length
+// when the size hint overshot by more than 1/16 (a Series stays at 48
+// bytes a bar).
 func (b *builder) series() *Series {
 	s := b.s
+	if n := len(s.t); cap(s.t) > n+n/16+64 {
+		s.t = append(make([]int64, 0, n), s.t...)
+		for f := range s.cols {
+			s.cols[f] = append(make([]int64, 0, n), s.cols[f]...)
+		}
+	}
 	s.priceExp, s.volExp = -int32(b.priceDec), -int32(b.volDec)
 	return &s
 }
@@ -69,6 +77,21 @@ func (b *builder) timeOK(ms int64) (onBoundary, after bool) {
 // add validates one bar's values (texts are the values as the source wrote
 // them, for messages) and appends it; t must have passed checkTime.
 func (b *builder) add(t int64, v [5]num, texts *[5][]byte) *RowError {
+	// Most rows write every value at the series' scale already: compare
+	// and append the integers as they are.
+	if pd := b.priceDec; v[0].dec == pd && v[1].dec == pd && v[2].dec == pd && v[3].dec == pd && v[4].dec == b.volDec {
+		o, h, l, c, vol := v[0].mant, v[1].mant, v[2].mant, v[3].mant, v[4].mant
+		if o > 0 && l > 0 && c > 0 && h >= max(o, c) && l <= min(o, c) && vol >= 0 {
+			b.s.t = append(b.s.t, t)
+			b.s.cols[Open] = append(b.s.cols[Open], o)
+			b.s.cols[High] = append(b.s.cols[High], h)
+			b.s.cols[Low] = append(b.s.cols[Low], l)
+			b.s.cols[Close] = append(b.s.cols[Close], c)
+			b.s.cols[Volume] = append(b.s.cols[Volume], vol)
+			b.last, b.haveLast = t, true
+			return nil
+		}
+	}
 	if rerr := checkValues(v, texts); rerr != nil {
 		return rerr
 	}
