@@ -58,12 +58,17 @@ type RowError struct {
 	Problem string
 }
 
-// Error returns "line N: field: problem".
+// Error returns "line N: field: problem" ("field: problem" without a
+// line, as Builder reports a bar).
 func (e *RowError) Error() string {
-	if e.Field == "" {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Problem)
+	prefix := ""
+	if e.Line > 0 {
+		prefix = fmt.Sprintf("line %d: ", e.Line)
 	}
-	return fmt.Sprintf("line %d: %s: %s", e.Line, e.Field, e.Problem)
+	if e.Field == "" {
+		return prefix + e.Problem
+	}
+	return prefix + e.Field + ": " + e.Problem
 }
 
 // ErrHeader reports a first line that is neither a header Read knows nor

@@ -52,3 +52,41 @@ func TestKlineSeries(t *testing.T) {
 		t.Errorf("no bars: %v, %d", err, empty.Len())
 	}
 }
+
+// Windows with gaps (and a window with no bar at all) read their open
+// times; a bar off the interval's boundary is refused, not moved.
+func TestKlineSeriesGaps(t *testing.T) {
+	t.Parallel()
+	s, err := Open(t.Context(), Memory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	all := distinctKlines(3 * klinePage)
+	// Keep the first 70,000 bars but one, then the last 10,000 after a long gap.
+	ks := append(append(append([]exchange.Kline{}, all[:500]...), all[501:70000]...), all[3*klinePage-10000:]...)
+	if _, err := s.InsertKlines(t.Context(), "BTCUSDT", exchange.Interval1m, ks); err != nil {
+		t.Fatal(err)
+	}
+	ser, err := s.KlineSeries(t.Context(), "BTCUSDT", exchange.Interval1m, time.Time{}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := marketdata.FromKlines("BTCUSDT", exchange.Interval1m, ks)
+	if ser.Len() != len(ks) || ser.HashString() != want.HashString() || ser.OpenMs(500) != all[501].OpenTime.UnixMilli() {
+		t.Fatalf("%d bars, want %d; hash equal %v", ser.Len(), len(ks), ser.HashString() == want.HashString())
+	}
+	// A bar 1 s off its minute, in a window that would otherwise look whole.
+	odd := all[0]
+	odd.OpenTime = all[200].OpenTime.Add(time.Second)
+	if _, err := s.w.ExecContext(t.Context(), `DELETE FROM klines WHERE symbol = 'BTCUSDT' AND open_ms = ?`, all[200].OpenTime.UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.InsertKlines(t.Context(), "BTCUSDT", exchange.Interval1m, []exchange.Kline{odd}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.KlineSeries(t.Context(), "BTCUSDT", exchange.Interval1m, time.Time{}, all[1000].OpenTime)
+	if want := "store: klines of BTCUSDT 1m: the bar at 1609471201000: open_time: 1609471201000 (2021-01-01T03:20:01Z) is not on a 1m boundary"; err == nil || err.Error() != want {
+		t.Errorf("off boundary: %v\nwant %s", err, want)
+	}
+}
