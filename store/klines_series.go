@@ -112,17 +112,17 @@ func (s *Store) klineWindow(ctx context.Context, symbol string, iv exchange.Inte
 		// Distinct times (the key), all on multiples of the interval, as
 		// many as the multiples from the first to the last: exactly those.
 		var n, off int64
-		var min, max *int64
+		var first, last *int64
 		w.err = s.r.QueryRowContext(ctx, `SELECT COUNT(*), MIN(open_ms), MAX(open_ms), COALESCE(SUM(open_ms % ?), 0), group_concat(ohlcv, char(10))
 			FROM (SELECT open_ms, ohlcv FROM klines WHERE symbol = ? AND interval = ? AND open_ms >= ? AND open_ms < ? ORDER BY open_ms)`,
-			ivMs, symbol, string(iv), lo, hi).Scan(&n, &min, &max, &off, &w.text)
+			ivMs, symbol, string(iv), lo, hi).Scan(&n, &first, &last, &off, &w.text)
 		if w.err != nil {
 			return w
 		}
-		if min == nil || off == 0 && *min%ivMs == 0 && (*max-*min)/ivMs+1 == n {
+		if first == nil || off == 0 && *first%ivMs == 0 && (*last-*first)/ivMs+1 == n {
 			w.gapless = true
-			if min != nil {
-				w.first = *min
+			if first != nil {
+				w.first = *first
 			}
 			return w
 		}
