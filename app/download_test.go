@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,7 +55,7 @@ func TestDownloadPlainProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := download(t.Context(), x.Master(), st, req, &out, &errb, false); err != nil {
+	if err := downloadAll(t.Context(), x.Master(), st, []store.DownloadRequest{req}, 1, &out, &errb, false); err != nil {
 		t.Fatal(err)
 	}
 	wantErr := "BTCUSDT 60m: 0/600 bars (0%), through -, 0 requests\n" +
@@ -73,8 +74,13 @@ func TestProgressBar(t *testing.T) {
 	var b bytes.Buffer
 	p := &downloadProgress{w: &b, tty: true}
 	p.update(store.DownloadProgress{Symbol: "BTCUSDT", Interval: "60m", Done: 300, Total: 600, Last: jan1.Add(299 * time.Hour), Requests: 1})
-	p.finish()
-	want := "\rBTCUSDT 60m [###############               ]  50% 300/600 through 2024-01-13 11:00\n"
+	p.update(store.DownloadProgress{Symbol: "ETHUSDT", Interval: "1m", Done: 0, Total: 10})
+	p.update(store.DownloadProgress{Symbol: "BTCUSDT", Interval: "60m", Done: 600, Total: 600, Last: jan1.Add(599 * time.Hour), Requests: 2})
+	btc1 := "\r\x1b[2KBTCUSDT 60m [###############               ]  50% 300/600 through 2024-01-13 11:00\n"
+	eth := "\r\x1b[2KETHUSDT 1m [                              ]   0% 0/10 through -\n"
+	btc2 := "\r\x1b[2KBTCUSDT 60m [##############################] 100% 600/600 through 2024-01-25 23:00\n"
+	// Each update redraws every bar in place: up as many lines as drawn.
+	want := btc1 + "\x1b[1A" + btc1 + eth + "\x1b[2A" + btc2 + eth
 	if b.String() != want {
 		t.Errorf("bar = %q\nwant  %q", b.String(), want)
 	}
@@ -123,10 +129,10 @@ func TestDownloadUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--interval", "60m", "--from", "2024-01-01"}, "usage: download: --symbol is required"},
 		{[]string{"--symbol", "BTCUSDT", "--interval", "2h", "--from", "2024-01-01"}, `usage: download: --interval: unknown interval "2h"`},
-		{[]string{"--symbol", "BTCUSDT", "--interval", "60m"}, "usage: download: --from is required"},
+		{[]string{"--symbol", "BTCUSDT", "--interval", "60m"}, "usage: download: --from or --days is required"},
 		{[]string{"--symbol", "BTCUSDT", "--interval", "60m", "--from", "yesterday"}, `usage: download: --from: "yesterday" is not a time`},
 		{[]string{"--symbol", "BTCUSDT", "--interval", "60m", "--from", "2024-01-01", "--to", "x"}, `usage: download: --to: "x" is not a time`},
-		{[]string{"--symbol", "BTCUSDT", "--interval", "60m", "--from", "2024-01-01"}, "usage: download: --base-url is required"},
+		{[]string{"--symbol", "BTCUSDT", "--interval", "60m", "--from", "2024-01-01"}, "usage: download: --base-url is required, or --config with exchange.base_url (the interface's spec documents no default address)"},
 		{[]string{"--bogus"}, "usage: unknown flag: --bogus\nRun 'bot download --help' for usage."},
 	}
 	for _, tt := range tests {
@@ -180,5 +186,47 @@ func TestDownloadSeveralSymbols(t *testing.T) {
 		if want := "BTCUSDT 60m: 24 new bars in 1 requests, last bar 2024-01-25T23:00:00Z, into " + db + "\n"; out.String() != want {
 			t.Errorf("%v: output %q, want %q", symbols, out.String(), want)
 		}
+	}
+}
+
+// TestDownloadSeriesConcurrently fetches one symbol at two intervals (the
+// second given by a repeated flag, the symbol repeated in a list and so
+// downloaded once), the start from --days and the address from the
+// configuration, and reruns to show each series resumes.
+func TestDownloadSeriesConcurrently(t *testing.T) {
+	t.Parallel()
+	x := simWith600Bars(t)
+	srv, err := simserver.New(x, simserver.Options{Clock: x})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "bot.yaml")
+	if err := os.WriteFile(cfg, []byte("mode: paper\nexchange: {base_url: \""+ts.URL+"\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "bot.db")
+	args := []string{"--symbol", "BTCUSDT,btcusdt", "--interval", "60m", "--interval", "4h", "--days", "3", "--db", db, "--config", cfg}
+	var out, errb bytes.Buffer
+	if err := downloadArgs(t.Context(), args, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	// The exchange's time is 2024-01-26 00:10: three days back is
+	// 2024-01-23 00:10, so the first whole bars open at 01:00 and 04:00.
+	want := "BTCUSDT 60m: 71 new bars in 1 requests, last bar 2024-01-25T23:00:00Z, into " + db + "\n" +
+		"BTCUSDT 4h: 17 new bars in 1 requests, last bar 2024-01-25T20:00:00Z, into " + db + "\n"
+	if out.String() != want {
+		t.Errorf("first run:\n%s\nwant\n%s", out.String(), want)
+	}
+	out.Reset()
+	if err := downloadArgs(t.Context(), args, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	want = "BTCUSDT 60m: 0 new bars in 0 requests, last bar 2024-01-25T23:00:00Z, into " + db + "\n" +
+		"BTCUSDT 4h: 0 new bars in 0 requests, last bar 2024-01-25T20:00:00Z, into " + db + "\n"
+	if out.String() != want {
+		t.Errorf("rerun:\n%s\nwant\n%s", out.String(), want)
 	}
 }

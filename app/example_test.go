@@ -24,8 +24,8 @@ func ExampleNew() {
 	// mybot check - Validate a configuration without trading
 	// mybot download - Fetch closed klines into the store (resumable)
 	// mybot endpoints - List every endpoint of the exchange interface
-	// mybot export - Write stored klines as CSV
-	// mybot import - Load klines from a CSV file into the store
+	// mybot export - Write stored klines as CSV or an Arrow bars file
+	// mybot import - Load klines from a data file into the store
 	// mybot jobs - Run a scheduled job once (jobs run JOB --config FILE)
 	// mybot new-strategy - Write a new module with a strategy of your own, ready to test and backtest
 	// mybot paper - Manage the paper wallet (paper reset --config FILE)

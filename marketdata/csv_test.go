@@ -28,7 +28,7 @@ func TestReadCSVGood(t *testing.T) {
 		"1605571200000,16713.080000,16830.000000,16683.630000,16806.090000,2861.4\r\n" +
 		"\n" +
 		"1605574800000,16806.09,16806.93,16666.4,16690.21,0\n" +
-		"1605578400000,123456789012345678901234.5,123456789012345678901234.5,1,2,3" // no final newline
+		"1605578400000,123456789012.5,123456789012.5,1,2,3" // no final newline
 	res, err := ReadCSV(strings.NewReader(in), ReadOptions{Interval: exchange.Interval60m})
 	if err != nil {
 		t.Fatal(err)
@@ -47,9 +47,12 @@ func TestReadCSVGood(t *testing.T) {
 		t.Errorf("open = %s", got)
 	}
 	if got := k.Open.Exponent(); got != -6 {
-		t.Errorf("open keeps scale: exponent %d, want -6", got)
+		t.Errorf("open has the series' scale: exponent %d, want -6", got)
 	}
-	if got := res.Klines[2].High.String(); got != "123456789012345678901234.5" {
+	if got := res.Klines[1].Open.Exponent(); got != -6 {
+		t.Errorf("second open has the series' scale: exponent %d, want -6", got)
+	}
+	if got := res.Klines[2].High.String(); got != "123456789012.5" {
 		t.Errorf("long decimal = %s", got)
 	}
 	if !res.Klines[1].Volume.IsZero() {
@@ -113,8 +116,13 @@ func TestReadCSVHeaderAndInput(t *testing.T) {
 		iv       exchange.Interval
 		want     string
 	}{
-		{"empty", "", exchange.Interval60m, "marketdata: the first line must be " + Header + " (the file is empty)"},
-		{"wrong header", "time,o,h,l,c,v\n", exchange.Interval60m, `marketdata: the first line must be ` + Header + ` (got "time,o,h,l,c,v")`},
+		{"empty", "", exchange.Interval60m, ErrHeader.Error() + " (the file is empty)"},
+		{"wrong header", "when,o,h,x,c,v\n", exchange.Interval60m, ErrHeader.Error() + ` (got "when,o,h,x,c,v": no column named open_time (or date, time, timestamp), low)`},
+		{"headerless 7 columns", "1605571200000,1,2,1,2,5,9\n", exchange.Interval60m, "line 1: 7 columns and no header: without one, 6 columns (open time, open, high, low, close, volume) or 12 (a Binance dump) are read; otherwise add a header naming open_time (or date), open, high, low, close and volume"},
+		{"too many digits", Header + "\n1605571200000,123456789012345678901234.5,123456789012345678901234.5,1,2,3\n", exchange.Interval60m,
+			`line 2: open: "123456789012345678901234.5" has more than 18 significant digits (bars are held as 64-bit fixed-point values)`},
+		{"scale overflow", Header + "\n1605571200000,1,2,1,2,3\n1605574800000,1,922337203685477580,0.000000001,2,3\n", exchange.Interval60m,
+			`line 3: high: 922337203685477580 with 9 decimals (the series' scale) does not fit a 64-bit fixed-point value`},
 		{"bad interval", Header + "\n", "1h", `marketdata: interval "1h" is not one of 1m 5m 15m 30m 60m 4h 1d 1W 1M`},
 		{"long line", Header + "\n" + strings.Repeat("1", 5000) + "\n", exchange.Interval60m, "line 2: longer than 4096 bytes"},
 	}
@@ -151,9 +159,9 @@ func TestMonthlyCloseTime(t *testing.T) {
 func TestWriteCSVRoundTrip(t *testing.T) {
 	t.Parallel()
 	in := Header + "\n" +
-		"1605571200000,16713.080000,16830.000000,16683.630000,16806.090000,2861.4\n" +
-		"1605574800000,0.00005352,0.00005400,0.00005300,0.00005352,100\n" +
-		"1605578400000,123456789012345678901234.567890,123456789012345678901234.567890,1.0,1.0,0\n"
+		"1605571200000,16713.08000000,16830.00000000,16683.63000000,16806.09000000,2861.4\n" +
+		"1605574800000,0.00005352,0.00005400,0.00005300,0.00005352,100.0\n" +
+		"1605578400000,1234567890.12345678,1234567890.12345678,1.00000000,1.00000000,0.0\n"
 	res, err := ReadCSV(strings.NewReader(in), ReadOptions{Interval: exchange.Interval60m})
 	if err != nil {
 		t.Fatal(err)

@@ -26,15 +26,24 @@ func SampleSymbols() []string { return []string{"BTCUSDT", "ETHUSDT"} }
 // 2021-05-16 00:00, ETHUSDT one day later, with 12 hours missing in 7 gaps
 // (exchange maintenance). Each call returns a fresh slice.
 func Sample(symbol string) ([]exchange.Kline, error) {
+	s, err := SampleSeries(symbol)
+	if err != nil {
+		return nil, err
+	}
+	return s.Klines(), nil
+}
+
+// SampleSeries returns the embedded hourly bars of symbol as a Series.
+func SampleSeries(symbol string) (*Series, error) {
 	b, err := sampleFS.ReadFile("sample/" + symbol + "-1h.csv")
 	if err != nil {
 		return nil, fmt.Errorf("marketdata: no sample data for %q (known: %s)", symbol, strings.Join(SampleSymbols(), ", "))
 	}
-	res, err := ReadCSV(bytes.NewReader(b), ReadOptions{Interval: SampleInterval})
+	s, _, err := Read(bytes.NewReader(b), ReadOptions{Interval: SampleInterval, Symbol: symbol})
 	if err != nil {
 		return nil, fmt.Errorf("marketdata: sample %s: %w", symbol, err)
 	}
-	return res.Klines, nil
+	return s, nil
 }
 
 // SampleNotice returns the provenance and licence notice of the sample data.

@@ -12,49 +12,95 @@ import (
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
+	"github.com/spotbot/spotbot/marketdata/barfile"
 	"github.com/spotbot/spotbot/store"
 )
 
 // LoadData loads the bars of symbols at interval iv from source: "sample"
-// (the embedded data; its interval is 60m), "csv" (path is a CSV file,
+// (the embedded data; its interval is 60m), "csv" (path is a data file,
 // for one symbol, or a folder holding <SYMBOL>-<interval>.csv files, where
-// the interval may be written 1h for 60m) or "store" (path is a spotbot
-// database, filled by bot download or bot import, opened read-only). Bars
-// outside rng (zero ends are open) are dropped.
+// the interval may be written 1h for 60m; any format marketdata.Read
+// detects, or a bars file .arrow) or "store" (path is a spotbot database,
+// filled by bot download or bot import, opened read-only). Bars outside
+// rng (zero ends are open) are dropped. CSV data goes through the binary
+// cache in barfile.DefaultDir. The klines of sample and CSV data are
+// materialised from LoadSeries' Series; the store's keep their quote
+// volume, which a Series does not hold.
 func LoadData(source, path string, iv exchange.Interval, symbols []string, rng [2]time.Time) (map[string][]exchange.Kline, error) {
-	if len(symbols) == 0 {
-		return nil, errors.New("strategies: no symbols to load data for")
+	if source == "store" {
+		if err := checkSymbols(symbols); err != nil {
+			return nil, err
+		}
+		out := map[string][]exchange.Kline{}
+		for _, sym := range symbols {
+			ks, err := readStore(path, sym, iv, rng)
+			if err != nil {
+				return nil, err
+			}
+			if ks = Cut(ks, rng); len(ks) == 0 {
+				return nil, fmt.Errorf("data: no %s bars of %s in the chosen range", iv, sym)
+			}
+			out[sym] = ks
+		}
+		return out, nil
 	}
-	out := map[string][]exchange.Kline{}
+	dir, _ := barfile.DefaultDir() // no cache folder: no cache
+	series, err := LoadSeries(source, path, iv, symbols, rng, dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]exchange.Kline, len(series))
+	for sym, s := range series {
+		out[sym] = s.Klines()
+	}
+	return out, nil
+}
+
+func checkSymbols(symbols []string) error {
+	if len(symbols) == 0 {
+		return errors.New("strategies: no symbols to load data for")
+	}
+	return nil
+}
+
+// LoadSeries loads the bars of symbols as LoadData does, as compact
+// marketdata.Series (48 bytes a bar, shareable read-only between runs).
+// cacheDir holds the binary cache of CSV data (barfile.Cache); empty
+// disables it.
+func LoadSeries(source, path string, iv exchange.Interval, symbols []string, rng [2]time.Time, cacheDir string) (map[string]*marketdata.Series, error) {
+	if err := checkSymbols(symbols); err != nil {
+		return nil, err
+	}
+	out := map[string]*marketdata.Series{}
 	for _, sym := range symbols {
-		var ks []exchange.Kline
+		var s *marketdata.Series
 		var err error
 		switch source {
 		case "", "sample":
 			if iv != marketdata.SampleInterval {
 				return nil, fmt.Errorf("data.interval: the sample data is %s, not %s", marketdata.SampleInterval, iv)
 			}
-			ks, err = marketdata.Sample(sym)
+			s, err = marketdata.SampleSeries(sym)
 		case "csv":
-			ks, err = readCSV(path, sym, iv, len(symbols))
+			s, err = readCSV(path, sym, iv, len(symbols), cacheDir)
 		case "store":
-			ks, err = readStore(path, sym, iv, rng)
+			s, err = readStoreSeries(path, sym, iv, rng)
 		default:
 			return nil, fmt.Errorf("data.source: %q must be sample, csv or store", source)
 		}
 		if err != nil {
 			return nil, err
 		}
-		ks = Cut(ks, rng)
-		if len(ks) == 0 {
+		s = s.Between(rng[0], rng[1])
+		if s.Len() == 0 {
 			return nil, fmt.Errorf("data: no %s bars of %s in the chosen range", iv, sym)
 		}
-		out[sym] = ks
+		out[sym] = s
 	}
 	return out, nil
 }
 
-func readCSV(path, sym string, iv exchange.Interval, nsyms int) ([]exchange.Kline, error) {
+func readCSV(path, sym string, iv exchange.Interval, nsyms int, cacheDir string) (*marketdata.Series, error) {
 	if path == "" {
 		return nil, errors.New("data.path: required for csv data")
 	}
@@ -81,32 +127,47 @@ func readCSV(path, sym string, iv exchange.Interval, nsyms int) ([]exchange.Klin
 	} else if nsyms > 1 {
 		return nil, fmt.Errorf("data.path: %s is one file but the strategies trade %d symbols; give a folder", path, nsyms)
 	}
-	f, err := os.Open(file)
+	s, _, err := barfile.Cache{Dir: cacheDir}.Load(file, marketdata.ReadOptions{Interval: iv, Symbol: sym})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func readStoreSeries(path, sym string, iv exchange.Interval, rng [2]time.Time) (*marketdata.Series, error) {
+	st, err := openStore(path)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	s, err := st.KlineSeries(context.Background(), sym, iv, rng[0], rng[1])
 	if err != nil {
 		return nil, fmt.Errorf("data.path: %w", err)
 	}
-	defer f.Close()
-	res, err := marketdata.ReadCSV(f, marketdata.ReadOptions{Interval: iv})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	return res.Klines, nil
+	return s, nil
 }
 
-func readStore(path, sym string, iv exchange.Interval, rng [2]time.Time) ([]exchange.Kline, error) {
+func openStore(path string) (*store.Store, error) {
 	if path == "" {
 		return nil, errors.New("data.path: required for store data (the database file)")
 	}
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("data.path: %w", err)
 	}
-	ctx := context.Background()
-	st, err := store.Open(ctx, path, store.ReadOnly())
+	st, err := store.Open(context.Background(), path, store.ReadOnly())
 	if err != nil {
 		return nil, fmt.Errorf("data.path: %w", err)
 	}
+	return st, nil
+}
+
+func readStore(path, sym string, iv exchange.Interval, rng [2]time.Time) ([]exchange.Kline, error) {
+	st, err := openStore(path)
+	if err != nil {
+		return nil, err
+	}
 	defer st.Close()
-	ks, err := st.Klines(ctx, sym, iv, rng[0], rng[1])
+	ks, err := st.Klines(context.Background(), sym, iv, rng[0], rng[1])
 	if err != nil {
 		return nil, fmt.Errorf("data.path: %w", err)
 	}

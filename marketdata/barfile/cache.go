@@ -1,0 +1,105 @@
+package barfile
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spotbot/spotbot/marketdata"
+)
+
+// Ext is the extension of bars files.
+const Ext = ".arrow"
+
+// Cache keeps a bars file for each source file it loaded, in Dir, named by
+// a hash of the source's absolute path, interval and symbol. A cached file
+// is used only while the source keeps the size and modification time it
+// had when the cache was written (they are in the file's metadata), so a
+// changed source is read again. An empty Dir disables the cache.
+type Cache struct {
+	Dir string
+}
+
+// DefaultDir is the user's cache folder's spotbot/bars ($XDG_CACHE_HOME or
+// ~/.cache on Linux).
+func DefaultDir() (string, error) {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "spotbot", "bars"), nil
+}
+
+// Loaded says how Load got the bars.
+type Loaded struct {
+	// Format is the source's format (detected on the first load).
+	Format string
+	// FromCache is true when the bars came from the cache.
+	FromCache bool
+	// CacheErr is why the cache could not be written (the bars are good
+	// all the same); nil when it was.
+	CacheErr error
+}
+
+// Load returns the bars of the file at path: a bars file (Ext) is read as
+// such; any other file is read by marketdata.Read (SkipBad is ignored:
+// the cache holds only files without bad rows), from the cache when it is
+// fresh, written to it otherwise.
+func (c Cache) Load(path string, o marketdata.ReadOptions) (*marketdata.Series, Loaded, error) {
+	if strings.EqualFold(filepath.Ext(path), Ext) {
+		s, m, err := ReadFile(path)
+		if err != nil {
+			return nil, Loaded{}, err
+		}
+		if s.Interval() != o.Interval {
+			return nil, Loaded{}, fmt.Errorf("%s holds %s bars, not %s", path, s.Interval(), o.Interval)
+		}
+		return s, Loaded{Format: "arrow" + ifSet(m.Format)}, nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, Loaded{}, err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, Loaded{}, err
+	}
+	source := fmt.Sprintf("%s|size=%d|mtime=%d|interval=%s|symbol=%s", abs, st.Size(), st.ModTime().UnixNano(), o.Interval, o.Symbol)
+	var cached string
+	if c.Dir != "" {
+		key := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%s", abs, o.Interval, o.Symbol)))
+		cached = filepath.Join(c.Dir, hex.EncodeToString(key[:12])+Ext)
+		if s, m, err := ReadFile(cached); err == nil && m.Source == source {
+			return s, Loaded{Format: m.Format, FromCache: true}, nil
+		}
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, Loaded{}, err
+	}
+	defer f.Close()
+	o.SkipBad = false
+	s, rep, err := marketdata.Read(f, o)
+	if err != nil {
+		return nil, Loaded{}, fmt.Errorf("%s: %w", path, err)
+	}
+	ld := Loaded{Format: rep.String()}
+	if c.Dir != "" {
+		if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+			ld.CacheErr = err
+		} else {
+			ld.CacheErr = WriteFile(cached, s, Meta{Source: source, Format: rep.String()})
+		}
+	}
+	return s, ld, nil
+}
+
+func ifSet(format string) string {
+	if format == "" {
+		return ""
+	}
+	return " (from " + format + ")"
+}

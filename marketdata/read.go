@@ -1,0 +1,382 @@
+package marketdata
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Format is a kind of kline file Read recognises.
+type Format string
+
+// The formats Read detects.
+const (
+	// FormatSpotbot is the project's CSV: the header
+	// open_time_ms,open,high,low,close,volume.
+	FormatSpotbot Format = "spotbot csv"
+	// FormatBinance is a data.binance.vision kline dump: 12 columns
+	// (open time, OHLCV, close time, quote volume, trades, taker volumes,
+	// ignore), usually without a header, open times in milliseconds or
+	// (spot files since 2025) microseconds.
+	FormatBinance Format = "binance dump"
+	// FormatPlain is a CSV without a header of 6 columns: open time, open,
+	// high, low, close, volume.
+	FormatPlain Format = "6-column csv without header"
+	// FormatHeader is a CSV whose header names its columns (time or date,
+	// open, high, low, close, volume; others are ignored), as pandas,
+	// Yahoo or CryptoDataDownload write them.
+	FormatHeader Format = "csv with header"
+	// FormatFreqtrade is freqtrade's JSON: [[ms,o,h,l,c,v],...].
+	FormatFreqtrade Format = "freqtrade json"
+)
+
+// Time units Read guesses or is told.
+const (
+	UnitSeconds = "seconds"
+	UnitMillis  = "milliseconds"
+	UnitMicros  = "microseconds"
+	UnitNanos   = "nanoseconds"
+	UnitDate    = "dates"
+)
+
+// Report says what Read found: the format, how open times were read and
+// the bad rows it passed over.
+type Report struct {
+	Format Format
+	// TimeUnit is how the open times were read: one of the Unit constants.
+	TimeUnit string
+	// UnitGuessed is true when the unit came from the digits of the
+	// first time rather than from the header.
+	UnitGuessed bool
+	// Skipped are the bad rows passed over with SkipBad, in file order.
+	Skipped []*RowError
+}
+
+// String describes the format and time unit, as commands print it.
+func (r Report) String() string {
+	how := "open times in " + r.TimeUnit
+	if r.UnitGuessed {
+		how += " (guessed from their digits)"
+	}
+	if r.TimeUnit == UnitDate {
+		how = "open times as dates (UTC)"
+	}
+	return fmt.Sprintf("%s, %s", r.Format, how)
+}
+
+// Read reads one symbol's klines in any format of Format, detected from
+// the first line, into a Series, validating every row as ReadCSV
+// describes. Open times given as numbers must fall in 2009-2100 when their
+// unit was guessed (1970-2100 under spotbot's open_time_ms header, which
+// names it): outside it, the error names the unit and the fix.
+func Read(r io.Reader, o ReadOptions) (*Series, Report, error) {
+	if !o.Interval.Valid() {
+		return nil, Report{}, fmt.Errorf("marketdata: interval %q is not one of 1m 5m 15m 30m 60m 4h 1d 1W 1M", o.Interval)
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(16)
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\ufeff")), " \t\r\n")
+	if len(head) > 0 && head[0] == '[' {
+		all, err := io.ReadAll(br)
+		if err != nil {
+			return nil, Report{Format: FormatFreqtrade}, fmt.Errorf("marketdata: reading: %w", err)
+		}
+		return readJSON(all, o)
+	}
+	return readCSV(br, o, sizeHint(r))
+}
+
+// sizeHint guesses the row count from the input's size (64 bytes a row).
+func sizeHint(r io.Reader) int {
+	var n int64
+	switch v := r.(type) {
+	case *os.File:
+		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
+			n = st.Size()
+		}
+	case interface{ Len() int }:
+		n = int64(v.Len())
+	}
+	return int(min(n/64+16, 1<<28))
+}
+
+// layout is where a CSV's columns are.
+type layout struct {
+	format    Format
+	ncols     int    // exact field count of a row
+	col       [6]int // time, open, high, low, close, volume
+	timeName  string // the time column's name in errors
+	unit      string // "" until the first time decides it
+	declared  bool   // the header names the unit
+	firstLine bool   // the first line is a row, not a header
+	fast      bool   // the first six columns are time, open, high, low, close, volume
+}
+
+const maxCols = 64
+
+var errNoLayout = errors.New("no layout")
+
+// detect reads the layout from the first line.
+func detect(first []byte) (layout, error) {
+	if string(first) == Header {
+		return layout{format: FormatSpotbot, ncols: 6, col: [6]int{0, 1, 2, 3, 4, 5}, timeName: "open_time_ms", unit: UnitMillis, declared: true}, nil
+	}
+	fields := strings.Split(string(first), ",")
+	if len(fields) > maxCols {
+		return layout{}, fmt.Errorf("line 1: %d columns; at most %d are read", len(fields), maxCols)
+	}
+	f0 := unquote([]byte(fields[0]))
+	if _, ok := timeKind(f0); ok {
+		l := layout{ncols: len(fields), col: [6]int{0, 1, 2, 3, 4, 5}, timeName: "open_time", firstLine: true}
+		switch len(fields) {
+		case 6:
+			l.format = FormatPlain
+		case 12:
+			l.format = FormatBinance
+		default:
+			return layout{}, fmt.Errorf("line 1: %d columns and no header: without one, 6 columns (open time, open, high, low, close, volume) or 12 (a Binance dump) are read; otherwise add a header naming open_time (or date), open, high, low, close and volume", len(fields))
+		}
+		return l, nil
+	}
+	l := layout{format: FormatHeader, ncols: len(fields), col: [6]int{-1, -1, -1, -1, -1, -1}}
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		n := strings.ToLower(strings.TrimSpace(string(unquote([]byte(f)))))
+		names[i] = n
+		slot := -1
+		switch n {
+		case "open_time_ms", "open_time", "opentime", "open time", "timestamp", "time", "date", "datetime", "date_time", "unix", "ts":
+			slot = 0
+		case "open", "o":
+			slot = 1
+		case "high", "h":
+			slot = 2
+		case "low", "l":
+			slot = 3
+		case "close", "c":
+			slot = 4
+		case "volume", "vol", "v":
+			slot = 5
+		}
+		if slot >= 0 && l.col[slot] < 0 {
+			l.col[slot] = i
+			if slot == 0 {
+				l.timeName = n
+				if n == "open_time_ms" {
+					l.unit, l.declared = UnitMillis, true
+				}
+			}
+		}
+	}
+	var missing []string
+	for slot, want := range [6]string{"open_time (or date, time, timestamp)", "open", "high", "low", "close", "volume"} {
+		if l.col[slot] < 0 {
+			missing = append(missing, want)
+		}
+	}
+	if len(missing) > 0 {
+		return layout{}, fmt.Errorf("%w (got %q: no column named %s)", ErrHeader, truncate(first), strings.Join(missing, ", "))
+	}
+	if len(fields) == 12 && names[0] == "open_time" && names[6] == "close_time" {
+		l.format = FormatBinance
+	}
+	return l, nil
+}
+
+// unquote drops one pair of surrounding double quotes.
+func unquote(b []byte) []byte {
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+		return b[1 : len(b)-1]
+	}
+	return b
+}
+
+// readCSV reads the CSV formats.
+func readCSV(br *bufio.Reader, o ReadOptions, hint int) (*Series, Report, error) {
+	var rep Report
+	b := newBuilder(o.Symbol, o.Interval, hint)
+	var l layout
+	var fields [maxCols][]byte
+	for line := 1; ; line++ {
+		text, err := readLine(br)
+		if err == io.EOF && text == nil {
+			if line == 1 {
+				return nil, rep, fmt.Errorf("%w (the file is empty)", ErrHeader)
+			}
+			rep.Format, rep.TimeUnit, rep.UnitGuessed = l.format, l.unit, !l.declared && l.unit != UnitDate
+			return b.series(), rep, nil
+		}
+		if err != nil && err != io.EOF {
+			if errors.Is(err, bufio.ErrBufferFull) || errors.Is(err, errLongLine) {
+				return nil, rep, &RowError{Line: line, Problem: fmt.Sprintf("longer than %d bytes", maxLine)}
+			}
+			return nil, rep, fmt.Errorf("marketdata: reading line %d: %w", line, err)
+		}
+		if line == 1 {
+			text = bytes.TrimPrefix(text, []byte("\ufeff"))
+			if l, err = detect(text); err != nil {
+				return nil, rep, err
+			}
+			rep.Format = l.format
+			l.fast = l.col == [6]int{0, 1, 2, 3, 4, 5}
+			if !l.firstLine {
+				continue
+			}
+		}
+		if len(text) == 0 {
+			continue
+		}
+		if l.fast && l.fastRow(b, text) {
+			continue
+		}
+		rerr := l.row(b, text, &fields)
+		if rerr == nil {
+			continue
+		}
+		rerr.Line = line
+		if !o.SkipBad {
+			return nil, rep, rerr
+		}
+		rep.Skipped = append(rep.Skipped, rerr)
+	}
+}
+
+// row parses and appends one CSV row.
+func (l *layout) row(b *builder, text []byte, fields *[maxCols][]byte) *RowError {
+	n := 0
+	for start := 0; ; {
+		if n == l.ncols {
+			return l.fieldCount(n + 1)
+		}
+		i := bytes.IndexByte(text[start:], ',')
+		if i < 0 {
+			fields[n] = text[start:]
+			n++
+			break
+		}
+		fields[n] = text[start : start+i]
+		n++
+		start += i + 1
+	}
+	if n != l.ncols {
+		return l.fieldCount(n)
+	}
+	ms, rerr := l.time(unquote(fields[l.col[0]]))
+	if rerr != nil {
+		return rerr
+	}
+	if rerr := b.checkTime(ms, l.timeName); rerr != nil {
+		return rerr
+	}
+	var v [5]num
+	var texts [5][]byte
+	for f := range v {
+		t := unquote(fields[l.col[f+1]])
+		texts[f] = t
+		x, p := parseNum(t, false)
+		if p != numOK {
+			return numError(seriesFieldNames[f], t, p)
+		}
+		v[f] = x
+	}
+	return b.add(ms, v, &texts)
+}
+
+func (l *layout) fieldCount(n int) *RowError {
+	want := fmt.Sprintf("%d", l.ncols)
+	if l.format == FormatSpotbot {
+		want = Header
+	} else if !l.firstLine {
+		want = fmt.Sprintf("%d, as the header", l.ncols)
+	}
+	if n > l.ncols {
+		return &RowError{Problem: fmt.Sprintf("more than %d fields (want %s)", l.ncols, want)}
+	}
+	if l.format == FormatSpotbot {
+		want = "6 (" + Header + ")"
+	}
+	return &RowError{Problem: fmt.Sprintf("%d fields, want %s", n, want)}
+}
+
+func numError(field string, t []byte, p numProblem) *RowError {
+	switch p {
+	case numTooLong:
+		return &RowError{Field: field, Problem: fmt.Sprintf("%q has more than %d significant digits (bars are held as 64-bit fixed-point values)", truncate(t), maxDigits)}
+	case numTooLarge:
+		return &RowError{Field: field, Problem: fmt.Sprintf("%q does not fit a 64-bit fixed-point value", truncate(t))}
+	}
+	return &RowError{Field: field, Problem: fmt.Sprintf("%q is not a decimal number", truncate(t))}
+}
+
+// fastRow parses a row whose first six fields are time (epoch digits),
+// open, high, low, close and volume as plain decimals, in one pass without
+// splitting; false leaves the row to row's general path (which also words
+// the errors).
+func (l *layout) fastRow(b *builder, text []byte) bool {
+	i := 0
+	var t uint64
+	nd := 0
+	for ; i < len(text) && text[i] != ','; i++ {
+		c := text[i] - '0'
+		if c > 9 {
+			return false
+		}
+		t = t*10 + uint64(c)
+		nd++
+	}
+	if nd == 0 || nd > 18 || i == len(text) || l.unit != UnitMillis || t < msFrom2009 && !l.declared || t >= msTo2100 {
+		return false
+	}
+	i++
+	var v [5]num
+	for f := range v {
+		var mant uint64
+		sig, dec := 0, -1
+		start := i
+		for ; i < len(text) && text[i] != ','; i++ {
+			c := text[i]
+			if c-'0' <= 9 {
+				if dec >= 0 {
+					dec++
+				}
+				if sig > 0 || c != '0' {
+					sig++
+				}
+				mant = mant*10 + uint64(c-'0')
+				continue
+			}
+			if c == '.' && dec < 0 && i > start {
+				dec = 0
+				continue
+			}
+			return false
+		}
+		if i == start || dec == 0 || sig > maxDigits {
+			return false
+		}
+		v[f] = num{mant: int64(mant), dec: max(dec, 0)}
+		if f < 4 {
+			if i == len(text) {
+				return false
+			}
+			i++
+		}
+	}
+	if i != len(text) {
+		// Only a Binance dump has more: exactly six more fields.
+		if l.ncols != 12 || bytes.Count(text[i:], []byte{','}) != 6 {
+			return false
+		}
+	} else if l.ncols != 6 {
+		return false
+	}
+	ms := int64(t)
+	if on, after := b.timeOK(ms); !on || !after {
+		return false
+	}
+	return b.add(ms, v, nil) == nil
+}

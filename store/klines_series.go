@@ -1,0 +1,176 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
+)
+
+// klinePage is about how many bars one query of KlineSeries joins.
+const klinePage = 1 << 16
+
+// KlineSeries returns the stored bars of a symbol and interval opening in
+// [from, to) (a zero end is open) as a marketdata.Series, parsed from the
+// ohlcv column straight into fixed-point columns (no decimal per value).
+// The quote volume is not kept; a bar the series cannot hold (more than 18
+// significant digits, a broken row) is an error naming its open time.
+//
+// SQLite joins the rows of a time window (about klinePage bars) into one
+// text, so the driver's cost (a few allocations a value) is paid per
+// window, not per bar; a window without gaps leaves its open times out
+// (they follow from the first). The windows are fetched on up to two read
+// connections at once, SQLite's stepping being most of the time, while
+// this goroutine parses them in order.
+func (s *Store) KlineSeries(ctx context.Context, symbol string, iv exchange.Interval, from, to time.Time) (*marketdata.Series, error) {
+	if !iv.Valid() {
+		return nil, fmt.Errorf("store: klines of %s: interval %q is not one of 1m 5m 15m 30m 60m 4h 1d 1W 1M", symbol, iv)
+	}
+	fail := func(err error) error { return fmt.Errorf("store: klines of %s %s: %w", symbol, iv, err) }
+	hi := int64(1<<63 - 1)
+	if !to.IsZero() {
+		hi = to.UnixMilli()
+	}
+	var count int
+	var first, last *int64
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*), MIN(open_ms), MAX(open_ms) FROM klines WHERE symbol = ? AND interval = ? AND open_ms >= ? AND open_ms < ?`,
+		symbol, string(iv), millis(from), hi).Scan(&count, &first, &last); err != nil {
+		return nil, fail(classify(err))
+	}
+	b := marketdata.NewBuilder(symbol, iv, count)
+	if count == 0 {
+		return b.Series(), nil
+	}
+	// Windows of equal time span over [first, last]: every bar falls in
+	// exactly one, whatever the gaps.
+	k := int64((count + klinePage - 1) / klinePage)
+	span := (*last - *first) / k
+	bounds := make([]int64, k+1)
+	for i := range k {
+		bounds[i] = *first + i*span
+	}
+	bounds[k] = *last + 1
+	// Bars on multiples of the interval (all intervals but weeks, which
+	// start on Mondays, and months, whose length varies) may leave their
+	// open times out.
+	ivMs := iv.Duration().Milliseconds()
+	if iv == exchange.Interval1W {
+		ivMs = 0
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pages := make([]chan klineWindow, k)
+	for i := range pages {
+		pages[i] = make(chan klineWindow, 1)
+	}
+	inFlight := make(chan struct{}, 2)
+	go func() {
+		for i := range k {
+			select {
+			case inFlight <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			go func() { pages[i] <- s.klineWindow(ctx, symbol, iv, ivMs, bounds[i], bounds[i+1]) }()
+		}
+	}()
+	for i := range k {
+		var w klineWindow
+		select {
+		case w = <-pages[i]:
+		case <-ctx.Done():
+			return nil, fail(ctx.Err())
+		}
+		<-inFlight
+		if w.err != nil {
+			return nil, fail(classify(w.err))
+		}
+		if err := appendWindow(b, w, ivMs); err != nil {
+			return nil, fail(err)
+		}
+	}
+	return b.Series(), nil
+}
+
+// klineWindow is the bars of a time window as SQLite joined them.
+type klineWindow struct {
+	text    []byte // "open_ms,ohlcv" lines, or "ohlcv" lines when gapless
+	gapless bool   // the open times step by the interval from first
+	first   int64
+	err     error
+}
+
+// klineWindow fetches the bars opening in [lo, hi). When ivMs > 0 it
+// first asks for the values alone with the counts that prove the window
+// has no gap; otherwise, or when it has one, for the open times too.
+func (s *Store) klineWindow(ctx context.Context, symbol string, iv exchange.Interval, ivMs, lo, hi int64) klineWindow {
+	var w klineWindow
+	if ivMs > 0 {
+		// Distinct times (the key), all on multiples of the interval, as
+		// many as the multiples from the first to the last: exactly those.
+		var n, off int64
+		var first, last *int64
+		w.err = s.r.QueryRowContext(ctx, `SELECT COUNT(*), MIN(open_ms), MAX(open_ms), COALESCE(SUM(open_ms % ?), 0), group_concat(ohlcv, char(10))
+			FROM (SELECT open_ms, ohlcv FROM klines WHERE symbol = ? AND interval = ? AND open_ms >= ? AND open_ms < ? ORDER BY open_ms)`,
+			ivMs, symbol, string(iv), lo, hi).Scan(&n, &first, &last, &off, &w.text)
+		if w.err != nil {
+			return w
+		}
+		if first == nil || off == 0 && *first%ivMs == 0 && (*last-*first)/ivMs+1 == n {
+			w.gapless = true
+			if first != nil {
+				w.first = *first
+			}
+			return w
+		}
+	}
+	w.text = nil
+	w.err = s.r.QueryRowContext(ctx, `SELECT group_concat(open_ms || ',' || ohlcv, char(10))
+		FROM (SELECT open_ms, ohlcv FROM klines WHERE symbol = ? AND interval = ? AND open_ms >= ? AND open_ms < ? ORDER BY open_ms)`,
+		symbol, string(iv), lo, hi).Scan(&w.text)
+	return w
+}
+
+// appendWindow parses a window's lines ("open_ms,open,high,low,close,
+// volume,quote_volume", the open time left out when gapless) into b.
+func appendWindow(b *marketdata.Builder, w klineWindow, ivMs int64) error {
+	var f [6][]byte
+	skip := 0
+	if w.gapless {
+		skip = 1
+	}
+	page, ms := w.text, w.first
+	for len(page) > 0 {
+		line := page
+		if j := bytes.IndexByte(page, '\n'); j >= 0 {
+			line, page = page[:j], page[j+1:]
+		} else {
+			page = nil
+		}
+		rest := line
+		for i := skip; i < len(f); i++ {
+			j := bytes.IndexByte(rest, ',')
+			if j < 0 {
+				return fmt.Errorf("the bar %q has %d values, want 6", line, i+1-skip)
+			}
+			f[i], rest = rest[:j], rest[j+1:]
+		}
+		if !w.gapless {
+			ms = 0
+			for _, c := range f[0] {
+				if c < '0' || c > '9' {
+					return fmt.Errorf("the bar %q has no open time", line)
+				}
+				ms = ms*10 + int64(c-'0')
+			}
+		}
+		if err := b.Append(ms, f[1], f[2], f[3], f[4], f[5]); err != nil {
+			return fmt.Errorf("the bar at %d: %w", ms, err)
+		}
+		ms += ivMs
+	}
+	return nil
+}
