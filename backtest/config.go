@@ -22,7 +22,7 @@ func FromConfig(c *config.Config, reg *strategy.Registry) (Spec, error) {
 		return Spec{}, err
 	}
 	s := Spec{Instances: c.Strategies, Registry: reg, Interval: iv, Balances: c.Account.Balances, Quote: c.Account.Quote,
-		Fill: fill, Risk: c.Risk}
+		Fill: fill, Risk: c.Risk, MergeGaps: c.Data.MergeGaps()}
 	syms := strategy.SymbolsOf(c.Strategies)
 	rng, err := c.Data.Range()
 	if err != nil {

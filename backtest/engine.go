@@ -25,6 +25,10 @@ type Spec struct {
 	// Interval is the interval of every series in Data; instances asking
 	// for a higher interval get bars aggregated from it.
 	Interval exchange.Interval
+	// MergeGaps builds a higher interval's bar across missing bars of
+	// Interval until one completes a period (data.resample_gaps: merge);
+	// by default a gap closes the partial bar at the period's end.
+	MergeGaps bool
 	// Data holds each symbol's bars at Interval, in time order.
 	Data map[string][]exchange.Kline
 	// Symbols are the symbols' rules; a symbol in Data without rules gets
@@ -112,7 +116,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	// is first seen at the bar's close: it is on time, not missed.
 	rt, _, err := session.NewRuntime(session.Options{Instances: s.Instances, Registry: s.Registry, Port: x.Master(),
 		Events: x.Master(), Journal: j, Clock: clock, Logger: log, Risk: s.Risk, Quote: quote,
-		BaseInterval: s.Interval, ScheduleGrace: s.Interval.Duration(), Locks: j})
+		BaseInterval: s.Interval, MergeGaps: s.MergeGaps, ScheduleGrace: s.Interval.Duration(), Locks: j})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
 	}

@@ -100,7 +100,7 @@ func (r *Runtime) subscribeExits(f Feed, in *instance) {
 			return
 		}
 	}
-	bs.aggs = append(bs.aggs, &derived{st: st, agg: aggregator{iv: f.Interval}})
+	bs.aggs = append(bs.aggs, &derived{st: st, agg: aggregator{iv: f.Interval, merge: r.opts.MergeGaps}})
 }
 
 // exitFill follows a fill of the instance into its exit state: a buy
