@@ -32,5 +32,15 @@ func FromConfig(c *config.Config, reg *strategy.Registry) (Spec, error) {
 	if err != nil {
 		return Spec{}, err
 	}
+	for _, sym := range syms { // the symbols section over the default rules
+		if _, ok := c.SymbolRules(sym); !ok {
+			continue
+		}
+		info, err := session.SymbolRules(c.Symbols, sym, s.Data[sym])
+		if err != nil {
+			return Spec{}, err
+		}
+		s.Symbols = append(s.Symbols, info)
+	}
 	return s, nil
 }

@@ -44,6 +44,7 @@ type Config struct {
 	Data       Data              `koanf:"data"`
 	Account    Account           `koanf:"account"`
 	Sim        Sim               `koanf:"sim"`
+	Symbols    []Symbol          `koanf:"symbols"`
 	Risk       risk.Limits       `koanf:"risk"`
 	Strategies []strategy.Config `koanf:"strategies"`
 	Log        Log               `koanf:"log"`
@@ -430,6 +431,7 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 		}
 	}
 	errs = append(errs, c.Sim.problems()...)
+	errs = append(errs, symbolProblems(c.Symbols)...)
 	if err := c.Risk.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("risk.%w", err))
 	}
