@@ -436,10 +436,11 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 		errs = append(errs, fmt.Errorf("risk.%w", err))
 	}
 	ids := map[string]int{}
+	var withExits []strategy.Config // the instances whose symbols poll.price polls
 	for i, s := range c.Strategies {
 		p := fmt.Sprintf("strategies[%d]", i)
 		if err := s.Validate(); err != nil {
-			errs = append(errs, fmt.Errorf("%s.%w", p, err))
+			errs = append(errs, prefixEach(p, err)...)
 			continue
 		}
 		if j, dup := ids[s.ID]; dup {
@@ -455,6 +456,9 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 				errs = append(errs, fmt.Errorf("%s.%w", p, err))
 			default:
 				errs = append(errs, schedulesOf(p, s, built)...)
+				if hasExits(s, built) {
+					withExits = append(withExits, s)
+				}
 			}
 		}
 	}
@@ -479,10 +483,27 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 	}
 	errs = append(errs, c.unhonoured()...)
 	errs = append(errs, c.Poll.validate()...)
+	if err := c.pricePollProblem(withExits); err != nil {
+		errs = append(errs, err)
+	}
 	errs = append(errs, c.Daemon.validate()...)
 	errs = append(errs, c.Server.validate(c.Mode)...)
 	errs = append(errs, c.Notify.validate()...)
 	return errors.Join(errs...)
+}
+
+// prefixEach puts the path prefix p before each problem of err (several
+// when it joins them, as an instance's exits and protections do).
+func prefixEach(p string, err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{fmt.Errorf("%s.%w", p, err)}
+	}
+	var out []error
+	for _, e := range j.Unwrap() {
+		out = append(out, prefixEach(p, e)...)
+	}
+	return out
 }
 
 // schedulesOf checks an instance's schedules as the runtime would parse
