@@ -77,8 +77,7 @@ type servedLock struct {
 // than the data, BTCUSDT is locked at its first stop-out (no buy follows,
 // so no other lock), and the lock /status serves is the one the store
 // recorded. With a cooldown of an hour the run records locks, all over
-// by its end (one per stop-out: 48, as the backtest of
-// configs/backtest.yaml with a 2% stop-loss shows): /status lists none.
+// by its end (one per stop-out, 48): /status lists none.
 func TestStatusListsActiveLocks(t *testing.T) {
 	t.Parallel()
 	served, recorded := lockedStatus(t, "10000h")
