@@ -111,3 +111,46 @@ func TestResampleGapsInABacktest(t *testing.T) {
 		}
 	}
 }
+
+// A resting limit buy with quote fees locks 100.5 + 0.201 (the 0.2% taker
+// rate, the higher) and fills as a maker at 0.1%: it pays 100.5 and
+// 0.1005, and the 0.1005 of the lock the fee did not use returns to free.
+func TestQuoteFeesMakerBuyReturnsTheUnusedLock(t *testing.T) {
+	t.Parallel()
+	bars := []exchange.Kline{hbar(0, "100", "100", "100", "100"), hbar(1, "102", "103", "99", "101"), hbar(2, "101", "102", "100", "101")}
+	s := &balanceLog{script: script{orders: map[int][]exchange.NewOrder{0: {limit("BTCUSDT", exchange.SideBuy, "1", "100.5")}}}}
+	s.seen = map[string]int{}
+	reg := strategy.NewRegistry()
+	reg.Register("bal", func(strategy.Config) (strategy.Strategy, error) { return s, nil })
+	res, err := Run(t.Context(), Spec{Registry: reg, Interval: exchange.Interval60m, Data: map[string][]exchange.Kline{"BTCUSDT": bars},
+		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
+		Fill:      FillModel{QuoteFees: true},
+		Instances: []strategy.Config{{Name: "bal", ID: "b", Symbols: []string{"BTCUSDT"}, Interval: "1h"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fillText(res.Fills), "BTCUSDT B 1@100.5 fee 0.1005 USDT maker=true 01:00"; got != want {
+		t.Errorf("fills %s, want %s", got, want)
+	}
+	// After bar 0's order: 100.701 locked; after the fill: all free.
+	if got, want := strings.Join(s.usdt, "; "), "899.299 free 100.701 locked; 899.3995 free 0 locked; 899.3995 free 0 locked"; got != want {
+		t.Errorf("USDT at each bar\n got %s\nwant %s", got, want)
+	}
+	if got := res.Balances["BTC"].String(); got != "1" {
+		t.Errorf("BTC %s", got)
+	}
+}
+
+// balanceLog is a script that records its USDT balance after each bar's
+// orders.
+type balanceLog struct {
+	script
+	usdt []string
+}
+
+func (b *balanceLog) OnKline(ctx strategy.Context, k strategy.Bar) error {
+	err := b.script.OnKline(ctx, k)
+	bal := ctx.Balance("USDT")
+	b.usdt = append(b.usdt, bal.Free.String()+" free "+bal.Locked.String()+" locked")
+	return err
+}
