@@ -460,6 +460,8 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 					withExits = append(withExits, s)
 				}
 			}
+		} else if hasExits(s, nil) { // without a registry, the configured exits
+			withExits = append(withExits, s)
 		}
 	}
 	if l := c.HTTP.Listen; l != "" {
