@@ -179,7 +179,7 @@ func (j *jobRun) runWith(ctx context.Context, st *store.Store, sc strategy.Confi
 	}
 	rt, _, err := session.NewRuntime(session.Options{Instances: []strategy.Config{sc}, Registry: j.reg, Port: port,
 		Events: env.events, Journal: jr, Clock: env.clock, Logger: j.log, Risk: cfg.Risk, Quote: cfg.Account.Quote,
-		BaseInterval: env.base})
+		BaseInterval: env.base, MergeGaps: cfg.Data.MergeGaps()})
 	if err != nil {
 		return fmt.Errorf("jobs run: %w", err)
 	}

@@ -134,7 +134,7 @@ func (j *jobRun) replayMarket(ctx context.Context, sc strategy.Config, iv exchan
 		if t := iv.Next(ks[len(ks)-1].OpenTime); t.After(end) {
 			end = t
 		}
-		info, err := session.DefaultRules(sym, ks)
+		info, err := session.SymbolRules(cfg.Symbols, sym, ks)
 		if err != nil {
 			return nil, fmt.Errorf("jobs run: %w", err)
 		}

@@ -430,3 +430,35 @@ data: {source: csv, path: %s, interval: 1h, speed: 1}
 func lockLine(l strategy.Lock) string {
 	return fmt.Sprintf("%s %s %s %s-%s", l.Instance, l.Symbol, l.Reason, l.From.UTC().Format(time.RFC3339), l.Until.UTC().Format(time.RFC3339))
 }
+
+// Exits sent as marketable limit orders (exits.order: limit, here at the
+// last close) are the same IMMEDIATE_OR_CANCEL orders with the same fills
+// in the three modes. The parity venue's slippage would take a sell below
+// the last close, so each limit exit fills at its limit: at the same time
+// as the market exit of the same run without order: limit, at a higher
+// price.
+func TestParityWithLimitExits(t *testing.T) {
+	exits := "fraction: 0.5}, exits: {stop_loss: 2%, take_profit: 2%, max_hold: 5h"
+	market := checkParity(t, strings.Replace(parityStrategies, "fraction: 0.5}", exits+"}", 1))
+	limit := checkParity(t, strings.Replace(parityStrategies, "fraction: 0.5}", exits+", order: limit}", 1))
+	if len(limit.Fills) != len(market.Fills) || len(limit.Fills) == 0 {
+		t.Fatalf("%d fills with limit exits, %d with market ones", len(limit.Fills), len(market.Fills))
+	}
+	sells := 0
+	for i, f := range limit.Fills {
+		m := market.Fills[i]
+		if !f.Time.Equal(m.Time) || f.IsBuyer != m.IsBuyer {
+			t.Fatalf("fill %d: %s buyer=%t with limit exits, %s buyer=%t with market ones", i, f.Time, f.IsBuyer, m.Time, m.IsBuyer)
+		}
+		if f.IsBuyer {
+			continue
+		}
+		sells++
+		if !f.Price.GreaterThan(m.Price) {
+			t.Errorf("exit at %s: limit %s, market %s; want the limit higher", f.Time, f.Price, m.Price)
+		}
+	}
+	if sells == 0 {
+		t.Error("no exit")
+	}
+}

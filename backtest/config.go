@@ -2,6 +2,7 @@ package backtest
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
@@ -21,9 +22,28 @@ func FromConfig(c *config.Config, reg *strategy.Registry) (Spec, error) {
 	if err != nil {
 		return Spec{}, err
 	}
-	s.Data, err = session.LoadData(c.Data.Source, c.Data.Path, s.Interval, strategy.SymbolsOf(c.Strategies), rng)
+	data, err := session.LoadData(c.Data.Source, c.Data.Path, s.Interval, strategy.SymbolsOf(c.Strategies), rng)
 	if err != nil {
 		return Spec{}, err
+	}
+	return s.WithData(data)
+}
+
+// WithData returns the spec with its bars, and the rules of the symbols
+// its symbols section names, laid over the default rules (which read the
+// bars' decimals): FromConfig, and a distributed worker once the bars it
+// received by hash are at hand.
+func (s Spec) WithData(data map[string][]exchange.Kline) (Spec, error) {
+	s.Data, s.Symbols = data, nil
+	for _, sym := range strategy.SymbolsOf(s.Instances) {
+		if !slices.ContainsFunc(s.Configured, func(c config.Symbol) bool { return c.Symbol == sym }) {
+			continue
+		}
+		info, err := session.SymbolRules(s.Configured, sym, data[sym])
+		if err != nil {
+			return Spec{}, err
+		}
+		s.Symbols = append(s.Symbols, info)
 	}
 	return s, nil
 }
@@ -40,6 +60,6 @@ func SpecOf(c *config.Config, reg *strategy.Registry) (Spec, error) {
 		return Spec{}, err
 	}
 	s := Spec{Instances: c.Strategies, Registry: reg, Interval: iv, Balances: c.Account.Balances, Quote: c.Account.Quote,
-		Fill: fill, Risk: c.Risk}
+		Fill: fill, Risk: c.Risk, MergeGaps: c.Data.MergeGaps(), Configured: c.Symbols}
 	return s, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/risk"
 	"github.com/spotbot/spotbot/session"
@@ -25,11 +26,18 @@ type Spec struct {
 	// Interval is the interval of every series in Data; instances asking
 	// for a higher interval get bars aggregated from it.
 	Interval exchange.Interval
+	// MergeGaps builds a higher interval's bar across missing bars of
+	// Interval until one completes a period (data.resample_gaps: merge);
+	// by default a gap closes the partial bar at the period's end.
+	MergeGaps bool
 	// Data holds each symbol's bars at Interval, in time order.
 	Data map[string][]exchange.Kline
 	// Symbols are the symbols' rules; a symbol in Data without rules gets
 	// DefaultRules.
 	Symbols []exchange.SymbolInfo
+	// Configured is the configuration's symbols section, from which
+	// WithData builds Symbols.
+	Configured []config.Symbol
 	// Balances is the starting account.
 	Balances map[string]decimal.Decimal
 	// Quote is the asset equity is measured in (default USDT).
@@ -112,7 +120,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	// is first seen at the bar's close: it is on time, not missed.
 	rt, _, err := session.NewRuntime(session.Options{Instances: s.Instances, Registry: s.Registry, Port: x.Master(),
 		Events: x.Master(), Journal: j, Clock: clock, Logger: log, Risk: s.Risk, Quote: quote,
-		BaseInterval: s.Interval, ScheduleGrace: s.Interval.Duration(), Locks: j})
+		BaseInterval: s.Interval, MergeGaps: s.MergeGaps, ScheduleGrace: s.Interval.Duration(), Locks: j})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
 	}

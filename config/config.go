@@ -44,6 +44,7 @@ type Config struct {
 	Data       Data              `koanf:"data"`
 	Account    Account           `koanf:"account"`
 	Sim        Sim               `koanf:"sim"`
+	Symbols    []Symbol          `koanf:"symbols"`
 	Risk       risk.Limits       `koanf:"risk"`
 	Strategies []strategy.Config `koanf:"strategies"`
 	Log        Log               `koanf:"log"`
@@ -90,7 +91,20 @@ type Data struct {
 	From     string  `koanf:"from"` // YYYY-MM-DD or RFC 3339; empty for all
 	To       string  `koanf:"to"`
 	Speed    float64 `koanf:"speed"` // replay speed factor; 0 = as fast as possible
+	// ResampleGaps says how a higher interval is built across missing
+	// base bars: close (the partial bar closes at its period's end) or
+	// merge (base bars merge until one completes a period).
+	ResampleGaps string `koanf:"resample_gaps"`
 }
+
+// The words of data.resample_gaps.
+const (
+	GapsClose = "close"
+	GapsMerge = "merge"
+)
+
+// MergeGaps says whether higher intervals merge base bars across gaps.
+func (d Data) MergeGaps() bool { return d.ResampleGaps == GapsMerge }
 
 // Account is the starting account of simulated modes.
 type Account struct {
@@ -112,6 +126,9 @@ type Sim struct {
 	TakerFee      *decimal.Decimal `koanf:"taker_fee"`
 	RateLimits    bool             `koanf:"rate_limits"` // apply the spec's budgets in simulated time
 	TokenFees     bool             `koanf:"token_fees"`  // pay fees in the platform token when it covers them
+	// FeeAsset is where fees are charged: received (the asset received,
+	// as the exchange does) or quote (always the quote asset).
+	FeeAsset string `koanf:"fee_asset"`
 }
 
 // Log configures logging.
@@ -155,8 +172,10 @@ func Defaults() map[string]any {
 		"data.source":                 "sample",
 		"account.quote":               "USDT",
 		"data.interval":               "1h",
+		"data.resample_gaps":          GapsClose,
 		"sim.fill":                    "trade-through",
 		"sim.market":                  "next-open",
+		"sim.fee_asset":               FeeReceived,
 		"log.level":                   "info",
 		"log.format":                  "text",
 		"poll.kline_delay":            "2s",
@@ -315,8 +334,8 @@ func Inspect(file string, yamlText []byte, environ []string, overrides map[strin
 // normalise lower-cases the enumerations, which are read regardless of
 // case (log.level: DEBUG).
 func (c *Config) normalise() {
-	for _, f := range []*string{&c.Mode, &c.Log.Level, &c.Log.Format, &c.Sim.Fill, &c.Sim.Market, &c.Store.Sync,
-		&c.Data.Source, &c.Daemon.UnknownOrders} {
+	for _, f := range []*string{&c.Mode, &c.Log.Level, &c.Log.Format, &c.Sim.Fill, &c.Sim.Market, &c.Sim.FeeAsset, &c.Store.Sync,
+		&c.Data.Source, &c.Data.ResampleGaps, &c.Daemon.UnknownOrders} {
 		*f = strings.ToLower(*f)
 	}
 }
@@ -400,6 +419,9 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 	if _, err := c.Data.Range(); err != nil {
 		errs = append(errs, err)
 	}
+	if g := c.Data.ResampleGaps; g != GapsClose && g != GapsMerge {
+		add("data.resample_gaps", "%smust be %s or %s", shown(g), GapsClose, GapsMerge)
+	}
 	if c.Data.Speed < 0 {
 		add("data.speed", "must not be negative")
 	}
@@ -409,14 +431,16 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 		}
 	}
 	errs = append(errs, c.Sim.problems()...)
+	errs = append(errs, symbolProblems(c.Symbols)...)
 	if err := c.Risk.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("risk.%w", err))
 	}
 	ids := map[string]int{}
+	var withExits []strategy.Config // the instances whose symbols poll.price polls
 	for i, s := range c.Strategies {
 		p := fmt.Sprintf("strategies[%d]", i)
 		if err := s.Validate(); err != nil {
-			errs = append(errs, fmt.Errorf("%s.%w", p, err))
+			errs = append(errs, prefixEach(p, err)...)
 			continue
 		}
 		if j, dup := ids[s.ID]; dup {
@@ -432,7 +456,12 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 				errs = append(errs, fmt.Errorf("%s.%w", p, err))
 			default:
 				errs = append(errs, schedulesOf(p, s, built)...)
+				if hasExits(s, built) {
+					withExits = append(withExits, s)
+				}
 			}
+		} else if hasExits(s, nil) { // without a registry, the configured exits
+			withExits = append(withExits, s)
 		}
 	}
 	if l := c.HTTP.Listen; l != "" {
@@ -456,10 +485,27 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 	}
 	errs = append(errs, c.unhonoured()...)
 	errs = append(errs, c.Poll.validate()...)
+	if err := c.pricePollProblem(withExits); err != nil {
+		errs = append(errs, err)
+	}
 	errs = append(errs, c.Daemon.validate()...)
 	errs = append(errs, c.Server.validate(c.Mode)...)
 	errs = append(errs, c.Notify.validate()...)
 	return errors.Join(errs...)
+}
+
+// prefixEach puts the path prefix p before each problem of err (several
+// when it joins them, as an instance's exits and protections do).
+func prefixEach(p string, err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{fmt.Errorf("%s.%w", p, err)}
+	}
+	var out []error
+	for _, e := range j.Unwrap() {
+		out = append(out, prefixEach(p, e)...)
+	}
+	return out
 }
 
 // schedulesOf checks an instance's schedules as the runtime would parse

@@ -59,6 +59,6 @@ func (p Poll) validate() []error {
 	return errs
 }
 
-// MinPricePoll is the shortest poll.price: one price request per symbol
-// with exits each second stays far inside the IP weight budget.
+// MinPricePoll is the shortest poll.price; Validate also checks the
+// cadence against the IP weight budget for the symbols with exits.
 const MinPricePoll = time.Second

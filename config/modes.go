@@ -29,8 +29,10 @@ func modeRules() []modeRule {
 		modesWhere(Config.ReachesExchange), modesWhere(Config.RunsDaemon)
 	return []modeRule{
 		{"data.speed", []string{ModePaperReplay, ModeSimServer}, "only paper-replay and the simulated server pace a replay"},
+		{"data.resample_gaps", []string{ModePaperReplay, ModeBacktest}, "only the strategy runtime builds higher intervals from replayed bars; the simulated server's klines close at period ends"},
 		{"data.interval", []string{ModePaper, ModePaperReplay, ModeBacktest, ModeSimServer}, "live trading polls each strategy's own interval"},
 		{"data.", replayModes, "only paper-replay, backtest and the simulated server replay data"},
+		{"symbols", []string{ModePaperReplay, ModeBacktest}, "live and paper trade by the exchange's rules, the simulated server by server.symbols"},
 		{"sim.", simulatedModes, "only the simulated exchange has a fill model"},
 		{"account.balances", []string{ModePaper, ModePaperReplay, ModeBacktest}, "the live account's balances are the exchange's, the simulated server's are under server.accounts"},
 		{"server.", []string{ModeSimServer}, "only bot sim-server serves"},

@@ -13,6 +13,8 @@ const (
 	FillTouch        = "touch"         // resting limits fill when a bar touches their price
 	MarketNextOpen   = "next-open"     // market orders fill at the next bar's open
 	MarketClose      = "close"         // market orders fill at once, at the last close
+	FeeReceived      = "received"      // fees in the asset received (base for a buyer)
+	FeeQuote         = "quote"         // fees always in the quote asset
 )
 
 // Check reports what is wrong with the sim section, every problem naming
@@ -29,6 +31,15 @@ func (s Sim) problems() []error {
 	}
 	if s.Market != MarketNextOpen && s.Market != MarketClose {
 		add("sim.market", "%smust be %s or %s", shown(s.Market), MarketNextOpen, MarketClose)
+	}
+	switch s.FeeAsset {
+	case FeeReceived:
+	case FeeQuote:
+		if s.TokenFees {
+			add("sim.fee_asset", "quote cannot be combined with sim.token_fees, which pays fees in the platform token; choose one")
+		}
+	default:
+		add("sim.fee_asset", "%smust be %s or %s", shown(s.FeeAsset), FeeReceived, FeeQuote)
 	}
 	if s.SlippageBps.IsNegative() {
 		add("sim.slippage_bps", "must not be negative")

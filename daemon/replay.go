@@ -50,7 +50,7 @@ func loadReplay(c *config.Config, given map[string][]exchange.Kline, symbols []s
 	}
 	sort.Strings(r.symbols)
 	for _, sym := range r.symbols {
-		info, err := session.DefaultRules(sym, r.data[sym])
+		info, err := session.SymbolRules(c.Symbols, sym, r.data[sym])
 		if err != nil {
 			return nil, fmt.Errorf("daemon: %w", err)
 		}

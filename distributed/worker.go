@@ -196,8 +196,10 @@ func (w *Worker) run(ctx context.Context, u Unit) ([]backtest.SweepRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec := p.spec
-	spec.Data = data
+	spec, err := p.spec.WithData(data)
+	if err != nil {
+		return nil, err
+	}
 	if !u.To.IsZero() {
 		spec.Data = backtest.CutWindow(data, u.From, u.To)
 	}

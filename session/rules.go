@@ -2,10 +2,12 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 )
 
@@ -23,8 +25,59 @@ var quoteAssets = []string{"USDT", "USDC", "BUSD", "BTC", "ETH", "USD", "EUR", "
 func DefaultRules(symbol string, bars []exchange.Kline) (exchange.SymbolInfo, error) {
 	base, quote, ok := splitSymbol(symbol)
 	if !ok {
-		return exchange.SymbolInfo{}, fmt.Errorf("session: symbol %q: cannot tell its base and quote asset; configure its rules", symbol)
+		return exchange.SymbolInfo{}, fmt.Errorf("session: symbol %q: cannot tell its base and quote asset; give its base and quote in the symbols section", symbol)
 	}
+	return defaultRules(symbol, base, quote, bars), nil
+}
+
+// SymbolRules returns a symbol's rules for a simulated exchange: the
+// default rules (DefaultRules, with the base and quote asset configured
+// when they are) with whatever the configuration's symbols section sets
+// for it laid over them. It is the one place the symbols section becomes
+// exchange rules.
+func SymbolRules(configured []config.Symbol, symbol string, bars []exchange.Kline) (exchange.SymbolInfo, error) {
+	i := slices.IndexFunc(configured, func(c config.Symbol) bool { return c.Symbol == symbol })
+	if i < 0 {
+		return DefaultRules(symbol, bars)
+	}
+	c := configured[i]
+	var info exchange.SymbolInfo
+	if c.Base != "" {
+		info = defaultRules(symbol, c.Base, c.Quote, bars)
+	} else {
+		var err error
+		if info, err = DefaultRules(symbol, bars); err != nil {
+			return info, err
+		}
+	}
+	if d := c.PriceDecimals; d != nil {
+		info.QuotePrecision, info.QuoteAssetPrecision = *d, *d
+	}
+	qd := c.QuantityDecimals
+	if c.WholeUnits {
+		qd = new(int)
+	}
+	if qd != nil {
+		info.BaseAssetPrecision = *qd
+		info.BaseSizePrecision = decimal.New(1, -int32(*qd)) // one step, unless min_qty says more
+	}
+	if c.MinQty != nil {
+		info.BaseSizePrecision = *c.MinQty
+	}
+	if c.MinAmount != nil {
+		info.QuoteAmountPrecision, info.QuoteAmountPrecisionMarket = *c.MinAmount, *c.MinAmount
+	}
+	if c.MakerFee != nil {
+		info.MakerCommission = *c.MakerFee
+	}
+	if c.TakerFee != nil {
+		info.TakerCommission = *c.TakerFee
+	}
+	return info, nil
+}
+
+// defaultRules are DefaultRules for a symbol whose assets are known.
+func defaultRules(symbol, base, quote string, bars []exchange.Kline) exchange.SymbolInfo {
 	prec := int32(2)
 	for i := 0; i < len(bars) && prec < 8; i++ { // past 8 the answer is 8
 		k := &bars[i]
@@ -44,7 +97,7 @@ func DefaultRules(symbol string, bars []exchange.Kline) (exchange.SymbolInfo, er
 		OrderTypes:           []exchange.OrderType{exchange.TypeLimit, exchange.TypeMarket, exchange.TypeLimitMaker},
 		QuoteAmountPrecision: minAmount, QuoteAmountPrecisionMarket: minAmount, BaseSizePrecision: decimal.New(1, -6),
 		MaxQuoteAmount: decimal.New(1, 9), MaxQuoteAmountMarket: decimal.New(1, 9), MakerCommission: fee, TakerCommission: fee,
-		Permissions: []string{"SPOT"}}, nil
+		Permissions: []string{"SPOT"}}
 }
 
 // splitSymbol splits a symbol into base and quote asset.

@@ -35,6 +35,9 @@ type Options struct {
 	// BaseInterval is the interval bars are fed at (replays and jobs);
 	// empty when every feed is polled at its own interval.
 	BaseInterval exchange.Interval
+	// MergeGaps builds higher intervals across missing base bars
+	// (data.resample_gaps: merge; config.Data.MergeGaps).
+	MergeGaps bool
 	// ScheduleGrace is how late a schedule occurrence may be seen and
 	// still run (the time between wake-ups).
 	ScheduleGrace time.Duration
@@ -59,7 +62,7 @@ func NewRuntime(o Options) (*strategy.Runtime, *risk.Gate, error) {
 		valuation = o.Quote
 	}
 	rt, err := strategy.New(strategy.Options{Trader: o.Port, Events: o.Events, Gate: gate, Journal: o.Journal, Clock: o.Clock,
-		Logger: o.Logger, BaseInterval: o.BaseInterval, Valuation: valuation, ScheduleGrace: o.ScheduleGrace, Locks: o.Locks})
+		Logger: o.Logger, BaseInterval: o.BaseInterval, MergeGaps: o.MergeGaps, Valuation: valuation, ScheduleGrace: o.ScheduleGrace, Locks: o.Locks})
 	if err != nil {
 		return nil, nil, err
 	}

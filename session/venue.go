@@ -30,6 +30,9 @@ type Fill struct {
 	// TokenFees pays fees in the platform token (TOK) at its discount when
 	// the account holds enough of it and a TOK market prices the fee.
 	TokenFees bool
+	// QuoteFees charges every fee in the quote asset (sim.fee_asset:
+	// quote) instead of the asset received.
+	QuoteFees bool
 }
 
 // String describes the fill model in words, for reports.
@@ -52,6 +55,9 @@ func (f Fill) String() string {
 	if f.TokenFees {
 		s += ", fees in the token"
 	}
+	if f.QuoteFees {
+		s += ", fees in the quote asset"
+	}
 	return s
 }
 
@@ -66,12 +72,15 @@ func FillFromConfig(c config.Sim) (Fill, error) {
 	if c.Market == "" {
 		c.Market = config.MarketNextOpen
 	}
+	if c.FeeAsset == "" {
+		c.FeeAsset = config.FeeReceived
+	}
 	if err := c.Check(); err != nil {
 		return Fill{}, err
 	}
 	return Fill{Touch: c.Fill == config.FillTouch, AtSignalClose: c.Market == config.MarketClose,
 		SlippageBps: c.SlippageBps, SlippageTicks: c.SlippageTicks, MakerFee: c.MakerFee, TakerFee: c.TakerFee,
-		RateLimits: c.RateLimits, TokenFees: c.TokenFees}, nil
+		RateLimits: c.RateLimits, TokenFees: c.TokenFees, QuoteFees: c.FeeAsset == config.FeeQuote}, nil
 }
 
 // Venue describes a simulated exchange to build.
@@ -112,7 +121,7 @@ const paperHistory = 31 * 24 * time.Hour
 // simOptions is the one translation of a Venue into the simulator's options.
 func (v Venue) simOptions() sim.Options {
 	o := sim.Options{Start: v.Start, Symbols: v.Rules, SlippageBps: v.Fill.SlippageBps, SlippageTicks: v.Fill.SlippageTicks,
-		MakerFee: v.Fill.MakerFee, TakerFee: v.Fill.TakerFee, RateLimits: v.Fill.RateLimits}
+		MakerFee: v.Fill.MakerFee, TakerFee: v.Fill.TakerFee, RateLimits: v.Fill.RateLimits, QuoteFees: v.Fill.QuoteFees}
 	if v.Fill.Touch {
 		o.LimitFill = sim.Touch
 	}

@@ -98,23 +98,24 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
+	// Every problem of the exits and the protections, not the first.
+	var errs []error
 	if c.Exits != nil {
 		if err := c.Exits.Validate(); err != nil {
-			return err
-		}
-		if c.Interval != "" {
+			errs = append(errs, err)
+		} else if c.Interval != "" {
 			iv, _ := c.ParsedInterval()
 			if _, err := c.Exits.Detail(iv); err != nil {
-				return err
+				errs = append(errs, err)
 			}
 		}
 	}
 	if c.Protections != nil {
 		if err := c.Protections.Validate(); err != nil {
-			return err
+			errs = append(errs, err)
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // validID keeps instance ids short enough to prefix client order ids, which

@@ -60,7 +60,22 @@ type Exits struct {
 	// of the instance's own, so a bar that reached both the stop and the
 	// target is resolved by which came first (e.g. 1m under 1h).
 	TimeframeDetail string `koanf:"timeframe_detail" json:"timeframe_detail,omitempty"`
+	// Order is the exit's order: market (default) or limit, a marketable
+	// IMMEDIATE_OR_CANCEL limit sell priced LimitOffset below the last
+	// price, so an exit never sells below a known price: what the next
+	// open does not reach is cancelled and the next check tries again.
+	Order string `koanf:"order" json:"order,omitempty"`
+	// LimitOffset is how far below the last price a limit exit is
+	// priced: a percent of it ("0.5%") or an amount of the quote asset
+	// ("0.25"); default 0, at the last price.
+	LimitOffset Level `koanf:"limit_offset" json:"limit_offset,omitzero"`
 }
+
+// The words of Exits.Order.
+const (
+	ExitOrderMarket = "market"
+	ExitOrderLimit  = "limit"
+)
 
 // Trailing is a trailing stop: once the price has reached Activation
 // above the entry (at once when Activation is not set), the stop follows
@@ -135,6 +150,23 @@ func (e Exits) Validate() error {
 	}
 	if _, err := e.Detail(""); err != nil {
 		errs = append(errs, err)
+	}
+	switch e.Order {
+	case "", ExitOrderMarket:
+		if !e.LimitOffset.IsZero() {
+			errs = append(errs, errors.New("exits.limit_offset: only with order: limit"))
+		}
+	case ExitOrderLimit:
+		switch o := e.LimitOffset; {
+		case o.Kind == LevelATR:
+			errs = append(errs, fmt.Errorf("exits.limit_offset: %s must be a percent of the last price or an amount", o))
+		case o.Value.IsNegative():
+			errs = append(errs, fmt.Errorf("exits.limit_offset: %s must not be negative", o))
+		case o.Kind == LevelPercent && o.Value.GreaterThanOrEqual(decimal.NewFromInt(100)):
+			errs = append(errs, fmt.Errorf("exits.limit_offset: %s must be below 100%%", o))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("exits.order: %q must be %s or %s", e.Order, ExitOrderMarket, ExitOrderLimit))
 	}
 	return errors.Join(errs...)
 }

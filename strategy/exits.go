@@ -100,7 +100,7 @@ func (r *Runtime) subscribeExits(f Feed, in *instance) {
 			return
 		}
 	}
-	bs.aggs = append(bs.aggs, &derived{st: st, agg: aggregator{iv: f.Interval}})
+	bs.aggs = append(bs.aggs, &derived{st: st, agg: aggregator{iv: f.Interval, merge: r.opts.MergeGaps}})
 }
 
 // exitFill follows a fill of the instance into its exit state: a buy
@@ -254,7 +254,8 @@ func (r *Runtime) checkBar(st *feedState, k *exchange.Kline) {
 			reason = ExitMaxHold
 		}
 		if reason != "" {
-			in.exit(st.feed.Symbol, p, reason)
+			last, _ := r.lastPrice(st.feed.Symbol)
+			in.exit(st.feed.Symbol, p, reason, last)
 		}
 	}
 }
@@ -279,7 +280,7 @@ func (r *Runtime) CheckPrice(symbol string, price decimal.Decimal, at time.Time)
 			}
 		}
 		if reason != "" {
-			in.exit(symbol, p, reason)
+			in.exit(symbol, p, reason, price)
 		}
 	}
 }
@@ -298,10 +299,13 @@ func (in *instance) exitReady(symbol string, p *exitPos) bool {
 	return true
 }
 
-// exit sells the instance's position in symbol at market, through the
-// risk gate like any order, with the reason recorded. A pause does not
-// stop it: a pause stops new risk, not its protection.
-func (in *instance) exit(symbol string, p *exitPos, reason string) {
+// exit sells the instance's position in symbol, through the risk gate
+// like any order, with the reason recorded: at market, or with order:
+// limit as an IMMEDIATE_OR_CANCEL limit priced the offset below last (the
+// price the exit was decided at), rounded up to the price precision so it
+// stays marketable. A pause does not stop it: a pause stops new risk, not
+// its protection.
+func (in *instance) exit(symbol string, p *exitPos, reason string, last decimal.Decimal) {
 	r := in.rt
 	info, ok := r.rules[symbol]
 	if !ok {
@@ -316,6 +320,18 @@ func (in *instance) exit(symbol string, p *exitPos, reason string) {
 		return
 	}
 	o := exchange.NewOrder{Symbol: symbol, Side: exchange.SideSell, Type: exchange.TypeMarket, Quantity: qty}
+	if in.exits.rules.Order == ExitOrderLimit {
+		price := last
+		if off := in.exits.rules.LimitOffset; !off.IsZero() {
+			price = off.below(last, decimal.Zero, true)
+		}
+		price = price.RoundUp(info.PriceScale())
+		if !price.IsPositive() {
+			in.log.Warn("exit not placed: no positive limit price", slog.String("symbol", symbol), slog.String("last", last.String()))
+			return
+		}
+		o.Type, o.Price = exchange.TypeImmediateOrCancel, price
+	}
 	ord, err := in.placeFor(o, true, reason)
 	if err != nil {
 		in.log.Warn("exit refused", slog.String("symbol", symbol), slog.String("reason", reason), slog.Any("err", err))

@@ -67,18 +67,23 @@ func (h *history) recent(n int) []exchange.Kline {
 // interval. A higher bar is complete when the base bar that ends at its
 // close arrives; if the base series has a gap at the end of a period, the
 // bar is completed by the first base bar of a later period instead, built
-// from the bars that exist.
+// from the bars that exist. With merge set (data.resample_gaps: merge) a
+// gap closes nothing: base bars keep merging into the bar being built
+// until one ends at a period's close, and the bar delivered is stamped
+// with the period that base bar completes (its open is the first merged
+// bar's open, its volume everything merged).
 type aggregator struct {
-	iv   exchange.Interval
-	cur  exchange.Kline
-	have bool
+	iv    exchange.Interval
+	merge bool
+	cur   exchange.Kline
+	have  bool
 }
 
 // closeBefore completes the bar being built when its period ended at or
 // before t (the base series has a gap at its end): the bar built from the
 // base bars that exist.
 func (a *aggregator) closeBefore(t time.Time) (exchange.Kline, bool) {
-	if !a.have || a.iv.Next(a.cur.OpenTime).After(t) {
+	if !a.have || a.merge || a.iv.Next(a.cur.OpenTime).After(t) {
 		return exchange.Kline{}, false
 	}
 	a.have = false
@@ -91,9 +96,14 @@ func (a *aggregator) add(k *exchange.Kline, baseIv exchange.Interval, out *[2]ex
 	n := 0
 	open := a.iv.Truncate(k.OpenTime)
 	if a.have && !a.cur.OpenTime.Equal(open) {
-		out[n] = a.cur
-		n++
-		a.have = false
+		if a.merge { // carried over a gap into this period
+			a.cur.OpenTime = open
+			a.cur.CloseTime = a.iv.Next(open).Add(-time.Millisecond)
+		} else {
+			out[n] = a.cur
+			n++
+			a.have = false
+		}
 	}
 	if !a.have {
 		a.cur = *k

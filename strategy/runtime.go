@@ -44,6 +44,10 @@ type Options struct {
 	// BaseInterval, when set, is the interval bars are fed at; instances
 	// asking for a higher interval get bars aggregated from it.
 	BaseInterval exchange.Interval
+	// MergeGaps, with BaseInterval, builds a higher bar across missing
+	// base bars until a base bar completes a period, instead of closing
+	// it at the period's end (data.resample_gaps: merge).
+	MergeGaps bool
 	// MissedRuns and ScheduleGrace govern late schedule occurrences: an
 	// occurrence older than the grace (default 1 minute) when the runtime
 	// sees it is missed.
@@ -236,7 +240,7 @@ func (r *Runtime) subscribe(f Feed, in *instance) {
 			return
 		}
 	}
-	bs.aggs = append(bs.aggs, &derived{st: st, agg: aggregator{iv: f.Interval}})
+	bs.aggs = append(bs.aggs, &derived{st: st, agg: aggregator{iv: f.Interval, merge: r.opts.MergeGaps}})
 }
 
 // feedState returns the state of a feed, creating it.

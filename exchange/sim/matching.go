@@ -214,9 +214,23 @@ func (x *Exchange) lockFor(m *market, o *order) (string, amount) {
 	case o.byQuote:
 		return m.info.QuoteAsset, amountOf(o.o.OrigQuoteOrderQty)
 	case o.o.Type == exchange.TypeMarket:
-		return m.info.QuoteAsset, amountOf(o.o.OrigQty.Mul(x.slipped(m.last, exchange.SideBuy, &m.info)))
+		return m.info.QuoteAsset, x.withBuyFee(m, amountOf(o.o.OrigQty.Mul(x.slipped(m.last, exchange.SideBuy, &m.info))))
 	}
-	return m.info.QuoteAsset, amountOf(o.o.Price).mul(amountOf(o.o.OrigQty))
+	return m.info.QuoteAsset, x.withBuyFee(m, amountOf(o.o.Price).mul(amountOf(o.o.OrigQty)))
+}
+
+// withBuyFee adds to a buy's lock the most its fee can be when fees are
+// charged in the quote asset (Options.QuoteFees): the notional at the
+// higher of the symbol's rates, rounded up to the quote commission
+// precision. Without quote fees the buyer pays in the base asset it
+// receives, and the lock is the notional alone.
+func (x *Exchange) withBuyFee(m *market, notional amount) amount {
+	if !x.opts.QuoteFees {
+		return notional
+	}
+	r := decimal.Max(m.info.MakerCommission, m.info.TakerCommission)
+	fee := notional.dec().Mul(r).RoundUp(scale(m.info.QuoteCommissionPrecision))
+	return notional.add(amountOf(fee))
 }
 
 // wouldTake reports whether a priced order matches a resting order or the
@@ -343,13 +357,17 @@ func (x *Exchange) takeMarket(m *market, o *order, p decimal.Decimal) {
 		price = o.o.Price // slippage never crosses the limit
 	}
 	qty := o.left
+	per := price                                          // what a unit costs a buyer
+	if x.opts.QuoteFees && o.o.Side == exchange.SideBuy { // the funds pay the taker fee too
+		per = price.Mul(one.Add(m.info.TakerCommission))
+	}
 	if o.byQuote {
-		qty = m.info.FloorQty(o.left.Div(price))
+		qty = m.info.FloorQty(o.left.Div(per))
 	} else if o.o.Side == exchange.SideBuy && o.o.Type == exchange.TypeMarket {
 		// A quantity-sized market buy locked at the last price; pay a
 		// higher fill from free funds, or fill what the funds allow.
 		b := o.acct.bal(m.info.QuoteAsset)
-		if afford := m.info.FloorQty(b.free.add(o.lock).dec().Div(price)); afford.LessThan(qty) {
+		if afford := m.info.FloorQty(b.free.add(o.lock).dec().Div(per)); afford.LessThan(qty) {
 			qty = afford
 		}
 	}
@@ -390,10 +408,16 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 		case release.cmp(o.lock) > 0:
 			release = o.lock
 		}
+		fee, feeAsset = x.fee(a, m, true, qty, quote, rate)
+		if feeAsset == info.QuoteAsset { // quote fees: the lock held the fee too
+			release = release.add(amountOf(fee))
+		}
+		if release.cmp(o.lock) > 0 {
+			release = o.lock
+		}
 		quoteAsset.locked = quoteAsset.locked.sub(release)
 		o.lock = o.lock.sub(release)
 		quoteAsset.free = quoteAsset.free.add(release).sub(paid)
-		fee, feeAsset = x.fee(a, m, true, qty, quote, rate)
 		base.free = base.free.add(amountOf(qty))
 	} else {
 		sold := amountOf(qty)
@@ -446,7 +470,8 @@ func scale(p int) int32 {
 // commission rate, and its asset: in the token at a discount when the
 // account pays fees in it, a token price is known and the token balance
 // covers it; otherwise rate × what the account received (qty for the buyer,
-// quote for the seller) in that asset, rounded to its commission precision.
+// quote for the seller) in that asset, or rate × the quote amount in the
+// quote asset with Options.QuoteFees, rounded to its commission precision.
 func (x *Exchange) fee(a *account, m *market, buyer bool, qty, quote, rate decimal.Decimal) (decimal.Decimal, string) {
 	r := amountOf(rate)
 	quoteValue := amountOf(quote).mul(r)
@@ -458,7 +483,7 @@ func (x *Exchange) fee(a *account, m *market, buyer bool, qty, quote, rate decim
 			}
 		}
 	}
-	if buyer {
+	if buyer && !x.opts.QuoteFees {
 		return amountOf(qty).mul(r).round(scale(m.info.BaseCommissionPrecision)).dec(), m.info.BaseAsset
 	}
 	return quoteValue.round(scale(m.info.QuoteCommissionPrecision)).dec(), m.info.QuoteAsset

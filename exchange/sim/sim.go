@@ -82,6 +82,12 @@ type Options struct {
 	// RateLimits applies the spec's budgets in simulated time: requests
 	// over budget fail with *exchange.RateLimitError.
 	RateLimits bool
+	// QuoteFees charges every fee in the quote asset, the way most
+	// backtesters do, instead of in the asset received (the base asset
+	// for a buyer). A buy then locks its fee at the higher of the maker
+	// and taker rates on top of its amount, and a quote-sized market buy
+	// spends its quoteOrderQty on the asset and the fee together.
+	QuoteFees bool
 	// KlineRetention caps the klines kept per feed for the klines endpoint
 	// (0 keeps them all).
 	KlineRetention int
