@@ -425,10 +425,15 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 	if c.Data.Speed < 0 {
 		add("data.speed", "must not be negative")
 	}
+	funded := false
 	for a, v := range c.Account.Balances {
 		if v.IsNegative() {
 			add("account.balances."+a, "must not be negative")
 		}
+		funded = funded || v.IsPositive()
+	}
+	if c.Mode == ModeBacktest && !funded {
+		add("account.balances", "a backtest needs a starting balance, for example account.balances.USDT: 10000 (without one no order can be placed)")
 	}
 	errs = append(errs, c.Sim.problems()...)
 	errs = append(errs, symbolProblems(c.Symbols)...)

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,5 +147,23 @@ func TestCredentials(t *testing.T) {
 	}
 	if _, _, err := c.Credentials(nil); err == nil || !strings.Contains(err.Error(), "must hold two lines") {
 		t.Errorf("short key file: %v", err)
+	}
+}
+
+// A backtest with no starting balance (none, or only zeros) could place no
+// order and would report zeros; it is refused instead.
+func TestBacktestNeedsABalance(t *testing.T) {
+	t.Parallel()
+	const msg = "account.balances: a backtest needs a starting balance, for example account.balances.USDT: 10000 (without one no order can be placed)"
+	for text, want := range map[string]string{
+		"mode: backtest\n": msg,
+		"mode: backtest\naccount: {balances: {USDT: 0}}\n":           msg,
+		"mode: backtest\naccount: {balances: {USDT: 0, BTC: 0.5}}\n": "",
+		"mode: paper-replay\n":                                       "",
+	} {
+		_, err := Load([]byte(text), nil, nil, testRegistry())
+		if got := fmt.Sprint(err); (want == "" && err != nil) || (want != "" && got != want) {
+			t.Errorf("%q: %v, want %q", text, err, want)
+		}
 	}
 }

@@ -36,6 +36,7 @@ func TestInspectSourcesAndForms(t *testing.T) {
 		"data.sorce: unknown key; did you mean source? (bot.yaml:5)",
 		"risk.max_drawdownn: unknown key; did you mean max_drawdown? (from SPOTBOT_RISK__MAX_DRAWDOWNN)",
 		`data.from: "yesterday" is neither YYYY-MM-DD nor RFC 3339 (from a flag)`,
+		"account.balances: a backtest needs a starting balance, for example account.balances.USDT: 10000 (without one no order can be placed)",
 		`log.level: "loud" must be debug, info, warn or error (bot.yaml:3)`,
 		"log.format: must be text or json (bot.yaml:4)",
 	}, "\n")

@@ -142,6 +142,9 @@ func TestDataSourceNone(t *testing.T) {
 			"data.source: not used in paper mode (only paper-replay, backtest and the simulated server replay data); remove it or change mode"},
 	} {
 		text := "mode: " + tt.mode + "\ndata: {source: none}\n"
+		if tt.mode == ModeBacktest {
+			text += "account: {balances: {USDT: 1}}\n"
+		}
 		if tt.mode == ModePaper {
 			text += "exchange: {base_url: 'http://127.0.0.1:1'}\n"
 		}

@@ -83,7 +83,7 @@ func (j *Job) Spec(reg *strategy.Registry) (backtest.Spec, error) {
 // envSections are the sections of the configuration a backtest's spec
 // reads; the coordinator's SPOTBOT_ variables of these travel with the job,
 // nothing else (credentials and the other sections stay on the machine).
-var envSections = [...]string{"ACCOUNT__", "DATA__", "RISK__", "SIM__", "STRATEGIES__"}
+var envSections = [...]string{"ACCOUNT__", "DATA__", "RISK__", "SIM__", "STRATEGIES__", "SYMBOLS__"}
 
 // JobEnviron keeps the variables of environ that travel with a job.
 func JobEnviron(environ []string) []string {
