@@ -10,6 +10,7 @@ import (
 
 // balance is one asset of an account.
 type balance struct {
+	asset        string
 	free, locked amount
 	// shown caches the decimal forms last read, with the amounts they
 	// were made from: a strategy reads its balances after every fill, and
@@ -44,7 +45,7 @@ type account struct {
 	history   []*order          // every order, in placement order (see Options.HistoryRetention)
 	trimAt    int               // history length that triggers the next trim
 	trades    []exchange.OwnTrade
-	events    []exchange.OrderEvent
+	events    []event // undrained order events, oldest first
 	tokDeduct bool
 	kyc       string // KYC level, "1" to "4"; empty reads as "1"
 	budget    *exchange.Budget
@@ -57,7 +58,7 @@ func newAccount(uid, name string) *account {
 func (a *account) bal(asset string) *balance {
 	b, ok := a.balances[asset]
 	if !ok {
-		b = &balance{}
+		b = &balance{asset: asset}
 		a.balances[asset] = b
 	}
 	return b
@@ -80,28 +81,3 @@ func (a *account) snapshot() []exchange.Balance {
 	}
 	return out
 }
-
-// order is a resting or finished order.
-type order struct {
-	acct *account
-	o    exchange.Order
-	seq  int64           // time priority
-	left decimal.Decimal // base quantity still to fill (quote for a quote-sized market buy)
-	// lockAsset and lock are what the order holds locked, lockBal the
-	// balance they are locked in (balances are never replaced).
-	lockAsset string
-	lockBal   *balance
-	lock      amount
-	// pending orders wait for the next kline (NextOpen).
-	pending bool
-	byQuote bool // a MARKET BUY sized by quoteOrderQty
-	// autoID says the client order id is the generated sim-<order id>:
-	// such an order is found through its number, not the open map.
-	autoID bool
-	// newEvent holds the trades not yet reported; eventDue says the
-	// order changed since its last report.
-	newEvent []exchange.OwnTrade
-	eventDue bool
-}
-
-func (o *order) final() bool { return o.o.Status.Final() }
