@@ -81,9 +81,11 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 	if err != nil { // NewOrder.Validate knows the same values
 		return nil, apiErr(exchange.CodeParameterError, "%s", err)
 	}
-	o := x.newOrder()
-	*o = order{acct: a, m: m, cid: no.NewClientOrderID, price: no.Price, qty: no.Quantity, quoteQty: no.QuoteOrderQty,
-		left: no.Quantity, at: x.now, upd: x.now, status: statusNew, typ: typ, side: side, stp: stp}
+	o := x.newOrder() // zeroed: the fields are set one by one (see viewAt)
+	o.acct, o.m, o.cid = a, m, no.NewClientOrderID
+	o.price, o.qty, o.quoteQty, o.left = no.Price, no.Quantity, no.QuoteOrderQty, no.Quantity
+	o.at, o.upd = x.now, x.now
+	o.typ, o.side, o.stp = typ, side, stp
 	if typ == typeMarket && no.QuoteOrderQty.IsPositive() {
 		o.byQuote, o.left = true, no.QuoteOrderQty
 	}

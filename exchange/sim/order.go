@@ -56,7 +56,9 @@ func (o *order) buy() bool { return o.side == sideBuy }
 
 // view is the order as the exchange reports it now.
 func (o *order) view() exchange.Order {
-	return o.viewAt(o.state())
+	var v exchange.Order
+	o.viewAt(&v, o.state())
+	return v
 }
 
 // orderState is what changes in an order over its life: an event keeps
@@ -72,17 +74,35 @@ func (o *order) state() orderState {
 	return orderState{executed: o.executed, cumQuote: o.cumQuote, upd: o.upd, status: o.status, stpCancel: o.stpCancel}
 }
 
-// viewAt is the order as it was in state s.
-func (o *order) viewAt(s orderState) exchange.Order {
-	v := exchange.Order{Symbol: o.m.info.Symbol, OrderID: o.oid, OrderListID: -1, ClientOrderID: o.cid,
-		Price: o.price, OrigQty: o.qty, ExecutedQty: s.executed, CummulativeQuoteQty: s.cumQuote,
-		OrigQuoteOrderQty: o.quoteQty, Status: s.status.exchange(), TimeInForce: o.typ.exchange().TimeInForce(),
-		Type: o.typ.exchange(), Side: o.side.exchange(), Time: o.at, UpdateTime: s.upd,
-		IsWorking: !s.status.final(), STPMode: o.stp.exchange()}
+// viewAt writes into v the order as it was in state s. It sets every
+// field, one by one: v may hold an earlier event (a reused slice), and a
+// whole-struct copy into the heap costs a bulk write barrier while the
+// collector runs.
+func (o *order) viewAt(v *exchange.Order, s orderState) {
+	v.Symbol = o.m.info.Symbol
+	v.OrderID = o.oid
+	v.OrderListID = -1
+	v.ClientOrderID = o.cid
+	v.OrigClientOrderID = ""
+	v.Price = o.price
+	v.OrigQty = o.qty
+	v.ExecutedQty = s.executed
+	v.CummulativeQuoteQty = s.cumQuote
+	v.OrigQuoteOrderQty = o.quoteQty
+	v.Status = s.status.exchange()
+	v.TimeInForce = o.typ.exchange().TimeInForce()
+	v.Type = o.typ.exchange()
+	v.Side = o.side.exchange()
+	v.StopPrice = decimal.Decimal{}
+	v.IcebergQty = decimal.Decimal{}
+	v.Time = o.at
+	v.UpdateTime = s.upd
+	v.IsWorking = !s.status.final()
+	v.STPMode = o.stp.exchange()
+	v.CancelReason = ""
 	if s.stpCancel {
 		v.CancelReason = exchange.CancelReasonSTP
 	}
-	return v
 }
 
 // event is an order event as an account's queue holds it until drained:
@@ -94,8 +114,10 @@ type event struct {
 	trades []exchange.OwnTrade
 }
 
-func (e *event) exchange() exchange.OrderEvent {
-	return exchange.OrderEvent{Order: e.o.viewAt(e.state), Trades: e.trades}
+// into writes the event into d (every field: see viewAt).
+func (e *event) into(d *exchange.OrderEvent) {
+	e.o.viewAt(&d.Order, e.state)
+	d.Trades = e.trades
 }
 
 // orderStatus is exchange.OrderStatus in a byte; the final ones last.

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -379,8 +380,10 @@ func (p *Port) DrainEvents(dst []exchange.OrderEvent) []exchange.OrderEvent {
 	if !ok {
 		return dst
 	}
+	n := len(dst)
+	dst = slices.Grow(dst, len(a.events))[:n+len(a.events)]
 	for i := range a.events {
-		dst = append(dst, a.events[i].exchange())
+		a.events[i].into(&dst[n+i])
 	}
 	p.x.queued.Add(-int64(len(a.events)))
 	clear(a.events)
