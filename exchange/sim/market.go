@@ -49,13 +49,13 @@ func (m *market) bars(iv exchange.Interval) []exchange.Kline {
 func (m *market) insert(o *order) {
 	m.tape.updates++
 	if o.buy() {
-		i := sort.Search(len(m.bids), func(i int) bool { return m.bids[i].price.LessThan(o.price) })
+		i := sort.Search(len(m.bids), func(i int) bool { return exchange.CmpDecimal(m.bids[i].price, o.price) < 0 })
 		m.bids = append(m.bids, nil)
 		copy(m.bids[i+1:], m.bids[i:])
 		m.bids[i] = o
 		return
 	}
-	i := sort.Search(len(m.asks), func(i int) bool { return m.asks[i].price.GreaterThan(o.price) })
+	i := sort.Search(len(m.asks), func(i int) bool { return exchange.CmpDecimal(m.asks[i].price, o.price) > 0 })
 	m.asks = append(m.asks, nil)
 	copy(m.asks[i+1:], m.asks[i:])
 	m.asks[i] = o

@@ -317,14 +317,14 @@ func (x *Exchange) matchBook(m *market, taker *order) {
 		qty := maker.left
 		if taker.byQuote {
 			qty = m.info.FloorQty(taker.left.Div(price))
-			if maker.left.LessThan(qty) {
+			if exchange.CmpDecimal(maker.left, qty) < 0 {
 				qty = maker.left
 			}
 			if !qty.IsPositive() {
 				x.finish(m, taker, statusFilled, false)
 				return
 			}
-		} else if taker.left.LessThan(qty) {
+		} else if exchange.CmpDecimal(taker.left, qty) < 0 {
 			qty = taker.left
 		}
 		self := x.related(taker.acct.uid, maker.acct.uid)
@@ -376,7 +376,7 @@ func (x *Exchange) takeMarket(m *market, o *order, p decimal.Decimal) {
 // fill executes qty of o at price and settles balances and fees.
 func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, self bool) {
 	a := o.acct
-	quote := price.Mul(qty)
+	quote := mulDec(price, qty)
 	info := &m.info
 	rate := info.TakerCommission
 	if maker {
@@ -412,13 +412,13 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 	if o.executed.IsZero() { // the first fill: no sum to build
 		o.executed, o.cumQuote = qty, quote
 	} else {
-		o.executed = o.executed.Add(qty)
-		o.cumQuote = o.cumQuote.Add(quote)
+		o.executed = addDec(o.executed, qty)
+		o.cumQuote = addDec(o.cumQuote, quote)
 	}
 	if o.byQuote {
-		o.left = o.left.Sub(quote)
+		o.left = subDec(o.left, quote)
 	} else {
-		o.left = o.left.Sub(qty)
+		o.left = subDec(o.left, qty)
 	}
 	o.upd = x.now
 	o.status = statusPartiallyFilled
