@@ -37,13 +37,14 @@ func (b *balance) decimals() (free, locked decimal.Decimal) {
 
 // account is one user: balances, orders, trades and pending events.
 type account struct {
-	uid       string
-	name      string
-	balances  map[string]*balance
-	orders    map[int64]*order  // every order by its number (its id is the number in decimal)
-	open      map[string]*order // open orders by client order id (a generated one: see openAuto)
-	history   []*order          // every order, in placement order (see Options.HistoryRetention)
-	trimAt    int               // history length that triggers the next trim
+	uid      string
+	name     string
+	balances map[string]*balance
+	open     map[string]*order // open orders by client order id (a generated one: see openAuto)
+	// history is every order in placement order, which is the order of
+	// their numbers (see order; Options.HistoryRetention trims it).
+	history   []*order
+	trimAt    int // history length that triggers the next trim
 	trades    []exchange.OwnTrade
 	events    []event // undrained order events, oldest first
 	tokDeduct bool
@@ -52,7 +53,7 @@ type account struct {
 }
 
 func newAccount(uid, name string) *account {
-	return &account{uid: uid, name: name, balances: map[string]*balance{}, orders: map[int64]*order{}, open: map[string]*order{}}
+	return &account{uid: uid, name: name, balances: map[string]*balance{}, open: map[string]*order{}}
 }
 
 func (a *account) bal(asset string) *balance {
@@ -80,4 +81,30 @@ func (a *account) snapshot() []exchange.Balance {
 		out = append(out, exchange.Balance{Asset: k, Free: free, Locked: locked, Available: free})
 	}
 	return out
+}
+
+// order returns the account's order numbered n, or nil (none, or
+// forgotten). The history is in the order of the numbers (the exchange
+// numbers orders as it books them; an import books its orders in their
+// order, into an account without orders, and raises the counter past
+// them), so a binary search finds it, and most lookups are of the latest
+// order: no map entry per order is needed.
+func (a *account) order(n int64) *order {
+	h := a.history
+	if k := len(h); k > 0 && h[k-1].seq == n {
+		return h[k-1]
+	}
+	lo, hi := 0, len(h)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if h[mid].seq < n {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(h) && h[lo].seq == n {
+		return h[lo]
+	}
+	return nil
 }

@@ -59,7 +59,6 @@ func forgetOrders(b *testing.B, x *Exchange) {
 	x.mu.Lock()
 	for _, a := range x.accounts {
 		a.history = a.history[:0]
-		clear(a.orders)
 	}
 	x.mu.Unlock()
 	b.StartTimer()
@@ -198,7 +197,6 @@ func BenchmarkSweep10Levels(b *testing.B) {
 		// Keep the account histories from growing without bound.
 		for _, a := range x.accounts {
 			a.history, a.trades = a.history[:0], a.trades[:0]
-			clear(a.orders)
 		}
 		x.mu.Unlock()
 		b.StartTimer()

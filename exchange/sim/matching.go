@@ -126,7 +126,6 @@ func (x *Exchange) trimHistory(a *account) {
 	kept := a.history[:0]
 	for _, o := range a.history {
 		if o.final() && o.upd.Before(cut) {
-			delete(a.orders, o.seq)
 			continue
 		}
 		kept = append(kept, o)
@@ -192,7 +191,6 @@ func (x *Exchange) book(a *account, o *order) {
 	b := o.lockBal
 	b.free = b.free.sub(o.lock)
 	b.locked = b.locked.add(o.lock)
-	a.orders[o.seq] = o
 	if !o.autoID {
 		a.open[o.cid] = o
 	}

@@ -154,7 +154,7 @@ func (a *account) openAuto(id string) *order {
 	if err != nil {
 		return nil
 	}
-	if o := a.orders[n]; o != nil && o.autoID && o.cid == id && !o.final() {
+	if o := a.order(n); o != nil && o.autoID && o.cid == id && !o.final() {
 		return o
 	}
 	return nil
@@ -164,7 +164,7 @@ func (a *account) openAuto(id string) *order {
 func (a *account) find(orderID, clientID string) *order {
 	if orderID != "" {
 		n, err := strconv.ParseInt(orderID, 10, 64)
-		if o := a.orders[n]; err == nil && o != nil && o.oid == orderID {
+		if o := a.order(n); err == nil && o != nil && o.oid == orderID {
 			return o
 		}
 		return nil

@@ -121,10 +121,11 @@ func (x *Exchange) ImportAccount(uid string, st AccountState) error {
 	switch {
 	case !ok:
 		return fmt.Errorf("sim: no account %s", uid)
-	case len(a.orders) > 0:
+	case len(a.history) > 0:
 		return errors.New("sim: importing into an account that has orders")
 	}
 	recs := make([]order, len(st.Orders))
+	ids := make(map[int64]bool, len(st.Orders))
 	for i, s := range st.Orders {
 		m, err := x.market(s.Order.Symbol)
 		if err != nil {
@@ -137,6 +138,10 @@ func (x *Exchange) ImportAccount(uid string, st AccountState) error {
 		if s.Order.Status.Final() {
 			return fmt.Errorf("sim: order %s is %s, not open", s.Order.OrderID, s.Order.Status)
 		}
+		if ids[n] {
+			return fmt.Errorf("sim: order id %s appears twice", s.Order.OrderID)
+		}
+		ids[n] = true
 		typ, side, stp, status, err := kinds(s.Order.Type, s.Order.Side, s.Order.STPMode, s.Order.Status)
 		if err != nil {
 			return fmt.Errorf("sim: order %s: %w", s.Order.OrderID, err)
@@ -167,7 +172,6 @@ func (x *Exchange) ImportAccount(uid string, st AccountState) error {
 		*o = recs[i]
 		o.acct, o.lockBal = a, a.bal(st.Orders[i].LockAsset)
 		m := o.m
-		a.orders[o.seq] = o
 		if !o.autoID {
 			a.open[o.cid] = o
 		}

@@ -133,8 +133,8 @@ func TestExportImportAccount(t *testing.T) {
 }
 
 // An order the exchange could not have exported (a type, side, STP mode or
-// status it does not know, a time in force not its type's, a stop price)
-// is refused by name, and the account is left as it was.
+// status it does not know, a time in force not its type's, a stop price,
+// an id twice) is refused by name, and the account is left as it was.
 func TestImportRefusesForeignOrders(t *testing.T) {
 	t.Parallel()
 	x, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols()})
@@ -186,6 +186,14 @@ func TestImportRefusesForeignOrders(t *testing.T) {
 		if err != nil || len(a.Balances) != 1 || a.Balances[0].Free.String() != "5" {
 			t.Errorf("%s: the account changed: %+v %v", c.name, a, err)
 		}
+	}
+	twice := good
+	twice.Orders = []OpenOrderState{good.Orders[0], good.Orders[0]}
+	if err := func() error {
+		y, _ := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols()})
+		return y.ImportAccount(y.MasterUID(), twice)
+	}(); err == nil || err.Error() != "sim: order id 1 appears twice" {
+		t.Errorf("one order twice: %v", err)
 	}
 	if err := func() error {
 		y, _ := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols()})

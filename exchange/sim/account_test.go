@@ -1,0 +1,33 @@
+package sim
+
+import "testing"
+
+// account.order finds an order by its number in the history, which is in
+// the order of the numbers, with gaps (other accounts' orders) and after
+// the oldest were forgotten.
+func TestAccountOrderByNumber(t *testing.T) {
+	t.Parallel()
+	a := newAccount("1", "")
+	for _, n := range []int64{3, 4, 7, 10, 11, 20, 21, 22, 40} {
+		a.history = append(a.history, &order{seq: n})
+	}
+	for n := int64(0); n <= 41; n++ {
+		want := int64(0)
+		for _, o := range a.history {
+			if o.seq == n {
+				want = n
+			}
+		}
+		got := int64(0)
+		if o := a.order(n); o != nil {
+			got = o.seq
+		}
+		if got != want {
+			t.Errorf("order(%d) found %d, want %d", n, got, want)
+		}
+	}
+	a.history = a.history[:0]
+	if o := a.order(3); o != nil {
+		t.Errorf("empty history found order %d", o.seq)
+	}
+}
