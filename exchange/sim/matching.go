@@ -198,7 +198,6 @@ func (x *Exchange) book(a *account, o *order) {
 	if x.opts.HistoryRetention > 0 && len(a.history) >= max(historyTrimMin, a.trimAt) {
 		x.trimHistory(a)
 	}
-	o.newEvent = o.newEvent[:0]
 	o.dirty()
 }
 
@@ -429,7 +428,7 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 		a.trades = a.trades[:copy(a.trades, a.trades[len(a.trades)-keep+1:])]
 	}
 	a.trades = append(a.trades, t)
-	o.newEvent = append(o.newEvent, t)
+	x.unreported = append(x.unreported, ownTrade{o, t})
 	o.dirty()
 	m.last = price
 	if !o.left.IsPositive() || (o.byQuote && !m.info.FloorQty(o.left.Div(price)).IsPositive()) {
@@ -498,10 +497,42 @@ func (x *Exchange) flush(o *order) {
 	}
 	o.eventDue = false
 	ev := event{o: o, state: o.state()}
-	if len(o.newEvent) > 0 {
-		ev.trades = append([]exchange.OwnTrade(nil), o.newEvent...)
-		o.newEvent = o.newEvent[:0]
+	if len(x.unreported) > 0 {
+		ev.trades = x.takeTrades(o)
 	}
 	o.acct.events = append(o.acct.events, ev)
 	x.queued.Add(1)
+}
+
+// ownTrade is a trade of order o not yet reported in an event.
+type ownTrade struct {
+	o *order
+	t exchange.OwnTrade
+}
+
+// takeTrades removes o's unreported trades and returns them, in their
+// order. There are only the trades of the call in progress: every order
+// that fills is flushed before the exchange's lock is released.
+func (x *Exchange) takeTrades(o *order) []exchange.OwnTrade {
+	n := 0
+	for i := range x.unreported {
+		if x.unreported[i].o == o {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]exchange.OwnTrade, 0, n)
+	kept := x.unreported[:0]
+	for _, u := range x.unreported {
+		if u.o == o {
+			out = append(out, u.t)
+		} else {
+			kept = append(kept, u)
+		}
+	}
+	clear(x.unreported[len(kept):])
+	x.unreported = kept
+	return out
 }

@@ -30,14 +30,13 @@ type order struct {
 	left                 decimal.Decimal // base quantity still to fill (quote for a quote-sized market buy)
 	// lock is what the order holds locked, in lockBal (balances are never
 	// replaced; lockBal.asset names the asset).
-	lockBal  *balance
-	lock     amount
-	at, upd  time.Time // placed, last changed
-	newEvent []exchange.OwnTrade
-	status   orderStatus
-	typ      orderType
-	side     orderSide
-	stp      stpMode
+	lockBal *balance
+	lock    amount
+	at, upd time.Time // placed, last changed
+	status  orderStatus
+	typ     orderType
+	side    orderSide
+	stp     stpMode
 	// stpCancel says the order was cancelled by self-trade prevention.
 	stpCancel bool
 	// pending orders wait for the next kline (NextOpen).
@@ -46,7 +45,8 @@ type order struct {
 	// autoID says the client order id is the generated sim-<order id>:
 	// such an order is found through its number, not the open map.
 	autoID bool
-	// eventDue says the order changed since its last report.
+	// eventDue says the order changed since its last report (its trades
+	// not yet reported wait in Exchange.unreported).
 	eventDue bool
 }
 
