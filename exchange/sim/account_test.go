@@ -1,6 +1,9 @@
 package sim
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // account.order finds an order by its number in the history, which is in
 // the order of the numbers, with gaps (other accounts' orders) and after
@@ -29,5 +32,15 @@ func TestAccountOrderByNumber(t *testing.T) {
 	a.history = a.history[:0]
 	if o := a.order(3); o != nil {
 		t.Errorf("empty history found order %d", o.seq)
+	}
+}
+
+// A full block of order records, with the allocator's 8-byte header for
+// objects with pointers, fits the 16 KiB size class (see orderSlab): a
+// field added to the record must keep it there, or the block shrink.
+func TestOrderSlabFits(t *testing.T) {
+	t.Parallel()
+	if n := int(unsafe.Sizeof(order{}))*orderSlab + 8; n > 16<<10 {
+		t.Errorf("a block of %d order records of %d bytes takes %d bytes, over 16 KiB", orderSlab, unsafe.Sizeof(order{}), n)
 	}
 }

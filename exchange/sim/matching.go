@@ -144,8 +144,10 @@ func (x *Exchange) trimHistory(a *account) {
 
 // orderSlab is how many order records one allocation holds at most; the
 // first holds 8 and each next twice as many, so an exchange that sees few
-// orders (a short backtest of a sweep) does not pay for a large block.
-const orderSlab = 64
+// orders (a short backtest of a sweep) does not pay for a large block. 63
+// records of 256 bytes and the allocator's 8-byte header fill a 16 KiB
+// size class; 64 would take the next class, 18 KiB (TestOrderSlabFits).
+const orderSlab = 63
 
 // newOrder returns a zeroed order record from the current block.
 func (x *Exchange) newOrder() *order {
