@@ -81,7 +81,7 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 	if err != nil { // NewOrder.Validate knows the same values
 		return nil, apiErr(exchange.CodeParameterError, "%s", err)
 	}
-	o := x.newOrder() // zeroed: the fields are set one by one (see viewAt)
+	o := x.nextOrder() // zeroed: the fields are set one by one (see viewAt)
 	o.acct, o.m, o.cid = a, m, no.NewClientOrderID
 	o.price, o.qty, o.quoteQty, o.left = no.Price, no.Quantity, no.QuoteOrderQty, no.Quantity
 	o.at, o.upd = x.now, x.now
@@ -90,15 +90,18 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 		o.byQuote, o.left = true, no.QuoteOrderQty
 	}
 	if typ == typeLimitMaker && x.wouldTake(m, o) {
+		*o = order{} // not booked: the record serves the next order
 		return nil, apiErr(exchange.CodeOrderTypeNotAllowed, "LIMIT_MAKER order would immediately match and take")
 	}
 	asset, lock := x.lockFor(m, o)
 	o.lockBal, o.lock = a.bal(asset), lock
 	if b := o.lockBal; b.free.cmp(o.lock) < 0 {
-		return nil, apiErr(exchange.CodeInsufficientPosition, "insufficient %s: %s free, %s needed", asset, b.free, o.lock)
+		*o = order{}
+		return nil, apiErr(exchange.CodeInsufficientPosition, "insufficient %s: %s free, %s needed", asset, b.free, lock)
 	}
 	if typ == typeFOK && !x.canFillAll(m, o) {
 		if test {
+			*o = order{}
 			return nil, nil
 		}
 		x.book(a, o) // recorded, then killed: the live service reports it CANCELED
@@ -107,6 +110,7 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 		return o, nil
 	}
 	if test {
+		*o = order{}
 		return nil, nil
 	}
 	x.book(a, o)
@@ -149,19 +153,25 @@ func (x *Exchange) trimHistory(a *account) {
 // size class; 64 would take the next class, 18 KiB (TestOrderSlabFits).
 const orderSlab = 63
 
-// newOrder returns a zeroed order record from the current block.
-func (x *Exchange) newOrder() *order {
+// nextOrder returns the next zeroed order record of the current block.
+// It stays the next until taken (takeOrder, when the order is booked): a
+// refused order or a test order zeroes it again and leaves it to the next
+// order.
+func (x *Exchange) nextOrder() *order {
 	if len(x.slab) == 0 {
 		x.slabSize = min(orderSlab, max(8, 2*x.slabSize))
 		x.slab = make([]order, x.slabSize)
 	}
-	o := &x.slab[0]
-	x.slab = x.slab[1:]
-	return o
+	return &x.slab[0]
 }
+
+// takeOrder takes the record nextOrder returned from the block; nothing
+// asks for a record in between.
+func (x *Exchange) takeOrder() { x.slab = x.slab[1:] }
 
 // book assigns ids, locks funds and records the order.
 func (x *Exchange) book(a *account, o *order) {
+	x.takeOrder()
 	x.orderSeq++
 	o.seq = x.orderSeq
 	// One string serves both ids when the client gave none: "sim-42" and

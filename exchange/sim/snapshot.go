@@ -168,8 +168,9 @@ func (x *Exchange) ImportAccount(uid string, st AccountState) error {
 	}
 	sort.Slice(idx, func(i, j int) bool { return recs[idx[i]].seq < recs[idx[j]].seq })
 	for _, i := range idx {
-		o := x.newOrder()
+		o := x.nextOrder()
 		*o = recs[i]
+		x.takeOrder()
 		o.acct, o.lockBal = a, a.bal(st.Orders[i].LockAsset)
 		m := o.m
 		if !o.autoID {
