@@ -427,7 +427,11 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 	if o.byQuote {
 		o.left = subDec(o.left, quote)
 	} else {
-		o.left = subDec(o.left, qty)
+		if exchange.CmpDecimal(o.left, qty) == 0 {
+			o.left = decimal.Decimal{} // filled: nothing reads what is left of a final order
+		} else {
+			o.left = subDec(o.left, qty)
+		}
 	}
 	o.upd = x.now
 	o.status = statusPartiallyFilled
