@@ -10,6 +10,7 @@ import (
 
 // balance is one asset of an account.
 type balance struct {
+	asset        string
 	free, locked amount
 	// shown caches the decimal forms last read, with the amounts they
 	// were made from: a strategy reads its balances after every fill, and
@@ -36,28 +37,29 @@ func (b *balance) decimals() (free, locked decimal.Decimal) {
 
 // account is one user: balances, orders, trades and pending events.
 type account struct {
-	uid       string
-	name      string
-	balances  map[string]*balance
-	orders    map[int64]*order  // every order by its number (its id is the number in decimal)
-	open      map[string]*order // open orders by client order id (a generated one: see openAuto)
-	history   []*order          // every order, in placement order (see Options.HistoryRetention)
-	trimAt    int               // history length that triggers the next trim
+	uid      string
+	name     string
+	balances map[string]*balance
+	open     map[string]*order // open orders by client order id (a generated one: see openAuto)
+	// history is every order in placement order, which is the order of
+	// their numbers (see order; Options.HistoryRetention trims it).
+	history   []*order
+	trimAt    int // history length that triggers the next trim
 	trades    []exchange.OwnTrade
-	events    []exchange.OrderEvent
+	events    []event // undrained order events, oldest first
 	tokDeduct bool
 	kyc       string // KYC level, "1" to "4"; empty reads as "1"
 	budget    *exchange.Budget
 }
 
 func newAccount(uid, name string) *account {
-	return &account{uid: uid, name: name, balances: map[string]*balance{}, orders: map[int64]*order{}, open: map[string]*order{}}
+	return &account{uid: uid, name: name, balances: map[string]*balance{}, open: map[string]*order{}}
 }
 
 func (a *account) bal(asset string) *balance {
 	b, ok := a.balances[asset]
 	if !ok {
-		b = &balance{}
+		b = &balance{asset: asset}
 		a.balances[asset] = b
 	}
 	return b
@@ -81,27 +83,28 @@ func (a *account) snapshot() []exchange.Balance {
 	return out
 }
 
-// order is a resting or finished order.
-type order struct {
-	acct *account
-	o    exchange.Order
-	seq  int64           // time priority
-	left decimal.Decimal // base quantity still to fill (quote for a quote-sized market buy)
-	// lockAsset and lock are what the order holds locked, lockBal the
-	// balance they are locked in (balances are never replaced).
-	lockAsset string
-	lockBal   *balance
-	lock      amount
-	// pending orders wait for the next kline (NextOpen).
-	pending bool
-	byQuote bool // a MARKET BUY sized by quoteOrderQty
-	// autoID says the client order id is the generated sim-<order id>:
-	// such an order is found through its number, not the open map.
-	autoID bool
-	// newEvent holds the trades not yet reported; eventDue says the
-	// order changed since its last report.
-	newEvent []exchange.OwnTrade
-	eventDue bool
+// order returns the account's order numbered n, or nil (none, or
+// forgotten). The history is in the order of the numbers (the exchange
+// numbers orders as it books them; an import books its orders in their
+// order, into an account without orders, and raises the counter past
+// them), so a binary search finds it, and most lookups are of the latest
+// order: no map entry per order is needed.
+func (a *account) order(n int64) *order {
+	h := a.history
+	if k := len(h); k > 0 && h[k-1].seq == n {
+		return h[k-1]
+	}
+	lo, hi := 0, len(h)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if h[mid].seq < n {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(h) && h[lo].seq == n {
+		return h[lo]
+	}
+	return nil
 }
-
-func (o *order) final() bool { return o.o.Status.Final() }

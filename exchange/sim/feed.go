@@ -57,12 +57,12 @@ func (x *Exchange) fillPending(m *market, k exchange.Kline) {
 		if o.final() {
 			continue
 		}
-		if o.o.Type == exchange.TypeMarket || priceOK(&o.o, k.Open) {
+		if o.typ == typeMarket || priceOK(o, k.Open) {
 			x.takeMarket(m, o, k.Open)
-		} else if o.o.Type == exchange.TypeLimit {
+		} else if o.typ == typeLimit {
 			m.insert(o) // the open moved away: it rests as a maker
 		} else {
-			x.finish(m, o, exchange.StatusCanceled, "")
+			x.finish(m, o, statusCanceled, false)
 		}
 		x.flush(o)
 	}
@@ -75,54 +75,54 @@ func (x *Exchange) fillPending(m *market, k exchange.Kline) {
 // first. When one side fills, or none, the path does not matter and is not
 // computed: a bar that fills nothing costs comparisons only.
 func (x *Exchange) fillResting(m *market, k exchange.Kline) {
-	buys, sells := x.reaches(m, exchange.SideBuy, k), x.reaches(m, exchange.SideSell, k)
+	buys, sells := x.reaches(m, sideBuy, k), x.reaches(m, sideSell, k)
 	switch {
 	case buys && sells:
 		if k.High.Sub(k.Open).LessThanOrEqual(k.Open.Sub(k.Low)) {
-			x.fillSide(m, exchange.SideSell, k)
-			x.fillSide(m, exchange.SideBuy, k)
+			x.fillSide(m, sideSell, k)
+			x.fillSide(m, sideBuy, k)
 			return
 		}
-		x.fillSide(m, exchange.SideBuy, k)
-		x.fillSide(m, exchange.SideSell, k)
+		x.fillSide(m, sideBuy, k)
+		x.fillSide(m, sideSell, k)
 	case buys:
-		x.fillSide(m, exchange.SideBuy, k)
+		x.fillSide(m, sideBuy, k)
 	case sells:
-		x.fillSide(m, exchange.SideSell, k)
+		x.fillSide(m, sideSell, k)
 	}
 }
 
 // reaches reports whether the bar fills the best resting order of side s.
-func (x *Exchange) reaches(m *market, s exchange.Side, k exchange.Kline) bool {
+func (x *Exchange) reaches(m *market, s orderSide, k exchange.Kline) bool {
 	touch := x.opts.LimitFill == Touch
-	if s == exchange.SideBuy {
+	if s == sideBuy {
 		if len(m.bids) == 0 {
 			return false
 		}
-		c := exchange.CmpDecimal(k.Low, m.bids[0].o.Price)
+		c := exchange.CmpDecimal(k.Low, m.bids[0].price)
 		return c < 0 || (c == 0 && touch)
 	}
 	if len(m.asks) == 0 {
 		return false
 	}
-	c := exchange.CmpDecimal(k.High, m.asks[0].o.Price)
+	c := exchange.CmpDecimal(k.High, m.asks[0].price)
 	return c > 0 || (c == 0 && touch)
 }
 
 // fillSide fills resting orders of one side, best first, while the bar
 // trades through (or touches) their price.
-func (x *Exchange) fillSide(m *market, s exchange.Side, k exchange.Kline) {
+func (x *Exchange) fillSide(m *market, s orderSide, k exchange.Kline) {
 	for x.reaches(m, s, k) {
 		var o *order
-		if s == exchange.SideBuy {
+		if s == sideBuy {
 			o = m.bids[0]
 		} else {
 			o = m.asks[0]
 		}
 		m.remove(o)
 		qty := o.left
-		x.fill(m, o, qty, o.o.Price, true, false)
-		x.tapeTrade(m, o.o.OrderID, o.o.Price, qty, s == exchange.SideBuy)
+		x.fill(m, o, qty, o.price, true, false)
+		x.tapeTrade(m, o.oid, o.price, qty, s == sideBuy)
 		x.flush(o)
 	}
 }

@@ -48,14 +48,14 @@ func (m *market) bars(iv exchange.Interval) []exchange.Kline {
 // insert places a resting order in price-time priority.
 func (m *market) insert(o *order) {
 	m.tape.updates++
-	if o.o.Side == exchange.SideBuy {
-		i := sort.Search(len(m.bids), func(i int) bool { return m.bids[i].o.Price.LessThan(o.o.Price) })
+	if o.buy() {
+		i := sort.Search(len(m.bids), func(i int) bool { return exchange.CmpDecimal(m.bids[i].price, o.price) < 0 })
 		m.bids = append(m.bids, nil)
 		copy(m.bids[i+1:], m.bids[i:])
 		m.bids[i] = o
 		return
 	}
-	i := sort.Search(len(m.asks), func(i int) bool { return m.asks[i].o.Price.GreaterThan(o.o.Price) })
+	i := sort.Search(len(m.asks), func(i int) bool { return exchange.CmpDecimal(m.asks[i].price, o.price) > 0 })
 	m.asks = append(m.asks, nil)
 	copy(m.asks[i+1:], m.asks[i:])
 	m.asks[i] = o
@@ -65,7 +65,7 @@ func (m *market) insert(o *order) {
 func (m *market) remove(o *order) {
 	m.tape.updates++
 	book := &m.asks
-	if o.o.Side == exchange.SideBuy {
+	if o.buy() {
 		book = &m.bids
 	}
 	for i, r := range *book {
@@ -82,9 +82,10 @@ func (m *market) remove(o *order) {
 	}
 }
 
-// side returns the resting orders an order on side s would match against.
-func (m *market) opposite(s exchange.Side) []*order {
-	if s == exchange.SideBuy {
+// opposite returns the resting orders an order on side s would match
+// against.
+func (m *market) opposite(s orderSide) []*order {
+	if s == sideBuy {
 		return m.asks
 	}
 	return m.bids

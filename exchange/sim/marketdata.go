@@ -133,11 +133,11 @@ func (x *Exchange) mergedBook(m *market, limit int) (bids, asks []exchange.Price
 func levelsOf(orders []*order) []exchange.PriceLevel {
 	var out []exchange.PriceLevel
 	for _, o := range orders {
-		if n := len(out); n > 0 && out[n-1].Price.Equal(o.o.Price) {
+		if n := len(out); n > 0 && out[n-1].Price.Equal(o.price) {
 			out[n-1].Qty = out[n-1].Qty.Add(o.left)
 			continue
 		}
-		out = append(out, exchange.PriceLevel{Price: o.o.Price, Qty: o.left})
+		out = append(out, exchange.PriceLevel{Price: o.price, Qty: o.left})
 	}
 	return out
 }

@@ -18,29 +18,29 @@ const defaultCommissionScale = 8
 
 // crossesLast reports whether a priced order would take from the bar-driven
 // market at the last price.
-func crossesLast(o *exchange.Order, last decimal.Decimal) bool {
-	if o.Type == exchange.TypeMarket {
+func crossesLast(o *order, last decimal.Decimal) bool {
+	if o.typ == typeMarket {
 		return true
 	}
 	if !last.IsPositive() {
 		return false
 	}
-	if o.Side == exchange.SideBuy {
-		return exchange.CmpDecimal(o.Price, last) >= 0
+	if o.buy() {
+		return exchange.CmpDecimal(o.price, last) >= 0
 	}
-	return exchange.CmpDecimal(o.Price, last) <= 0
+	return exchange.CmpDecimal(o.price, last) <= 0
 }
 
-// slipped worsens p by the slippage for side s: SlippageBps basis points
+// slipped worsens p by the slippage for a buy or a sell: SlippageBps basis points
 // (rounded to the price precision), then SlippageTicks ticks of the
 // symbol's price precision.
-func (x *Exchange) slipped(p decimal.Decimal, s exchange.Side, info *exchange.SymbolInfo) decimal.Decimal {
+func (x *Exchange) slipped(p decimal.Decimal, buy bool, info *exchange.SymbolInfo) decimal.Decimal {
 	if x.opts.SlippageBps.IsZero() && x.opts.SlippageTicks == 0 {
 		return p
 	}
 	if !x.opts.SlippageBps.IsZero() {
 		f := x.opts.SlippageBps.Div(bpsScale)
-		if s == exchange.SideBuy {
+		if buy {
 			p = info.RoundPrice(p.Mul(one.Add(f)))
 		} else {
 			p = info.RoundPrice(p.Mul(one.Sub(f)))
@@ -48,7 +48,7 @@ func (x *Exchange) slipped(p decimal.Decimal, s exchange.Side, info *exchange.Sy
 	}
 	if n := x.opts.SlippageTicks; n > 0 {
 		ticks := decimal.New(int64(n), -info.PriceScale())
-		if s == exchange.SideBuy {
+		if buy {
 			p = p.Add(ticks)
 		} else if q := p.Sub(ticks); q.IsPositive() {
 			p = q
@@ -77,32 +77,40 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 			return nil, apiErr(exchange.CodeParameterError, "duplicate clientOrderId %s among open orders", no.NewClientOrderID)
 		}
 	}
-	o := x.newOrder()
-	*o = order{acct: a, o: exchange.Order{Symbol: no.Symbol, OrderListID: -1, ClientOrderID: no.NewClientOrderID,
-		Price: no.Price, OrigQty: no.Quantity, OrigQuoteOrderQty: no.QuoteOrderQty, Status: exchange.StatusNew,
-		TimeInForce: no.Type.TimeInForce(), Type: no.Type, Side: no.Side, STPMode: no.STPMode, Time: x.now, UpdateTime: x.now, IsWorking: true}}
-	o.left = no.Quantity
-	if no.Type == exchange.TypeMarket && no.QuoteOrderQty.IsPositive() {
+	typ, side, stp, _, err := kinds(no.Type, no.Side, no.STPMode, exchange.StatusNew)
+	if err != nil { // NewOrder.Validate knows the same values
+		return nil, apiErr(exchange.CodeParameterError, "%s", err)
+	}
+	o := x.nextOrder() // zeroed: the fields are set one by one (see viewAt)
+	o.acct, o.m, o.cid = a, m, no.NewClientOrderID
+	o.price, o.qty, o.quoteQty, o.left = no.Price, no.Quantity, no.QuoteOrderQty, no.Quantity
+	o.at, o.upd = x.now, x.now
+	o.typ, o.side, o.stp = typ, side, stp
+	if typ == typeMarket && no.QuoteOrderQty.IsPositive() {
 		o.byQuote, o.left = true, no.QuoteOrderQty
 	}
-	if no.Type == exchange.TypeLimitMaker && x.wouldTake(m, &o.o) {
+	if typ == typeLimitMaker && x.wouldTake(m, o) {
+		*o = order{} // not booked: the record serves the next order
 		return nil, apiErr(exchange.CodeOrderTypeNotAllowed, "LIMIT_MAKER order would immediately match and take")
 	}
-	o.lockAsset, o.lock = x.lockFor(m, o)
-	o.lockBal = a.bal(o.lockAsset)
+	asset, lock := x.lockFor(m, o)
+	o.lockBal, o.lock = a.bal(asset), lock
 	if b := o.lockBal; b.free.cmp(o.lock) < 0 {
-		return nil, apiErr(exchange.CodeInsufficientPosition, "insufficient %s: %s free, %s needed", o.lockAsset, b.free, o.lock)
+		*o = order{}
+		return nil, apiErr(exchange.CodeInsufficientPosition, "insufficient %s: %s free, %s needed", asset, b.free, lock)
 	}
-	if no.Type == exchange.TypeFillOrKill && !x.canFillAll(m, o) {
+	if typ == typeFOK && !x.canFillAll(m, o) {
 		if test {
+			*o = order{}
 			return nil, nil
 		}
 		x.book(a, o) // recorded, then killed: the live service reports it CANCELED
-		x.finish(m, o, exchange.StatusCanceled, "")
+		x.finish(m, o, statusCanceled, false)
 		x.flush(o)
 		return o, nil
 	}
 	if test {
+		*o = order{}
 		return nil, nil
 	}
 	x.book(a, o)
@@ -121,8 +129,7 @@ func (x *Exchange) trimHistory(a *account) {
 	cut := x.now.Add(-x.opts.HistoryRetention)
 	kept := a.history[:0]
 	for _, o := range a.history {
-		if o.final() && o.o.UpdateTime.Before(cut) {
-			delete(a.orders, o.seq)
+		if o.final() && o.upd.Before(cut) {
 			continue
 		}
 		kept = append(kept, o)
@@ -141,22 +148,30 @@ func (x *Exchange) trimHistory(a *account) {
 
 // orderSlab is how many order records one allocation holds at most; the
 // first holds 8 and each next twice as many, so an exchange that sees few
-// orders (a short backtest of a sweep) does not pay for a large block.
-const orderSlab = 64
+// orders (a short backtest of a sweep) does not pay for a large block. 63
+// records of 256 bytes and the allocator's 8-byte header fill a 16 KiB
+// size class; 64 would take the next class, 18 KiB (TestOrderSlabFits).
+const orderSlab = 63
 
-// newOrder returns a zeroed order record from the current block.
-func (x *Exchange) newOrder() *order {
+// nextOrder returns the next zeroed order record of the current block.
+// It stays the next until taken (takeOrder, when the order is booked): a
+// refused order or a test order zeroes it again and leaves it to the next
+// order.
+func (x *Exchange) nextOrder() *order {
 	if len(x.slab) == 0 {
 		x.slabSize = min(orderSlab, max(8, 2*x.slabSize))
 		x.slab = make([]order, x.slabSize)
 	}
-	o := &x.slab[0]
-	x.slab = x.slab[1:]
-	return o
+	return &x.slab[0]
 }
+
+// takeOrder takes the record nextOrder returned from the block; nothing
+// asks for a record in between.
+func (x *Exchange) takeOrder() { x.slab = x.slab[1:] }
 
 // book assigns ids, locks funds and records the order.
 func (x *Exchange) book(a *account, o *order) {
+	x.takeOrder()
 	x.orderSeq++
 	o.seq = x.orderSeq
 	// One string serves both ids when the client gave none: "sim-42" and
@@ -165,38 +180,36 @@ func (x *Exchange) book(a *account, o *order) {
 	id := strconv.AppendInt(append(buf[:0], "sim-"...), x.orderSeq, 10)
 	_, taken := a.open[string(id)]
 	switch {
-	case o.o.ClientOrderID == "" && !taken:
-		o.o.ClientOrderID = string(id)
-		o.o.OrderID = o.o.ClientOrderID[len("sim-"):]
+	case o.cid == "" && !taken:
+		o.cid = string(id)
+		o.oid = o.cid[len("sim-"):]
 		o.autoID = true
-	case o.o.ClientOrderID == "":
+	case o.cid == "":
 		// A user's open order already holds sim-<n> as its own client id:
 		// two open orders must never share one, so this order takes the
 		// first free sim-<n>-<k> and is kept in the open map like a
 		// user's id.
-		o.o.OrderID = string(id[len("sim-"):])
+		o.oid = string(id[len("sim-"):])
 		for k := 1; ; k++ {
 			cand := string(id) + "-" + strconv.Itoa(k)
 			if _, t := a.open[cand]; !t {
-				o.o.ClientOrderID = cand
+				o.cid = cand
 				break
 			}
 		}
 	default:
-		o.o.OrderID = string(id[len("sim-"):])
+		o.oid = string(id[len("sim-"):])
 	}
 	b := o.lockBal
 	b.free = b.free.sub(o.lock)
 	b.locked = b.locked.add(o.lock)
-	a.orders[o.seq] = o
 	if !o.autoID {
-		a.open[o.o.ClientOrderID] = o
+		a.open[o.cid] = o
 	}
 	a.history = append(a.history, o)
 	if x.opts.HistoryRetention > 0 && len(a.history) >= max(historyTrimMin, a.trimAt) {
 		x.trimHistory(a)
 	}
-	o.newEvent = o.newEvent[:0]
 	o.dirty()
 }
 
@@ -207,16 +220,16 @@ func (o *order) dirty() { o.eventDue = true }
 // quantity for a priced buy; the quote amount for a quote-sized market buy;
 // quantity × last price (slipped) for a quantity-sized market buy.
 func (x *Exchange) lockFor(m *market, o *order) (string, amount) {
-	if o.o.Side == exchange.SideSell {
-		return m.info.BaseAsset, amountOf(o.o.OrigQty)
+	if !o.buy() {
+		return m.info.BaseAsset, amountOf(o.qty)
 	}
 	switch {
 	case o.byQuote:
-		return m.info.QuoteAsset, amountOf(o.o.OrigQuoteOrderQty)
-	case o.o.Type == exchange.TypeMarket:
-		return m.info.QuoteAsset, x.withBuyFee(m, amountOf(o.o.OrigQty.Mul(x.slipped(m.last, exchange.SideBuy, &m.info))))
+		return m.info.QuoteAsset, amountOf(o.quoteQty)
+	case o.typ == typeMarket:
+		return m.info.QuoteAsset, x.withBuyFee(m, amountOf(o.qty.Mul(x.slipped(m.last, true, &m.info))))
 	}
-	return m.info.QuoteAsset, x.withBuyFee(m, amountOf(o.o.Price).mul(amountOf(o.o.OrigQty)))
+	return m.info.QuoteAsset, x.withBuyFee(m, amountOf(o.price).mul(amountOf(o.qty)))
 }
 
 // withBuyFee adds to a buy's lock the most its fee can be when fees are
@@ -235,35 +248,35 @@ func (x *Exchange) withBuyFee(m *market, notional amount) amount {
 
 // wouldTake reports whether a priced order matches a resting order or the
 // last price at once.
-func (x *Exchange) wouldTake(m *market, o *exchange.Order) bool {
+func (x *Exchange) wouldTake(m *market, o *order) bool {
 	if crossesLast(o, m.last) {
 		return true
 	}
-	opp := m.opposite(o.Side)
-	return len(opp) > 0 && priceOK(o, opp[0].o.Price)
+	opp := m.opposite(o.side)
+	return len(opp) > 0 && priceOK(o, opp[0].price)
 }
 
 // priceOK reports whether o accepts a fill at p.
-func priceOK(o *exchange.Order, p decimal.Decimal) bool {
+func priceOK(o *order, p decimal.Decimal) bool {
 	switch {
-	case o.Type == exchange.TypeMarket:
+	case o.typ == typeMarket:
 		return true
-	case o.Side == exchange.SideBuy:
-		return exchange.CmpDecimal(p, o.Price) <= 0
+	case o.buy():
+		return exchange.CmpDecimal(p, o.price) <= 0
 	}
-	return exchange.CmpDecimal(p, o.Price) >= 0
+	return exchange.CmpDecimal(p, o.price) >= 0
 }
 
 // canFillAll reports whether a FILL_OR_KILL order can fill completely now:
 // from the book at acceptable prices, plus the bar-driven market when it
 // crosses the last price (which then takes any quantity).
 func (x *Exchange) canFillAll(m *market, o *order) bool {
-	if crossesLast(&o.o, m.last) {
+	if crossesLast(o, m.last) {
 		return true
 	}
 	avail := decimal.Zero
-	for _, r := range m.opposite(o.o.Side) {
-		if !priceOK(&o.o, r.o.Price) {
+	for _, r := range m.opposite(o.side) {
+		if !priceOK(o, r.price) {
 			break
 		}
 		avail = avail.Add(r.left)
@@ -282,7 +295,7 @@ func (x *Exchange) execute(m *market, o *order) {
 	if o.final() || !o.left.IsPositive() {
 		return
 	}
-	if crossesLast(&o.o, m.last) {
+	if crossesLast(o, m.last) {
 		if x.opts.MarketFill == NextOpen {
 			o.pending = true
 			m.pending = append(m.pending, o)
@@ -291,9 +304,9 @@ func (x *Exchange) execute(m *market, o *order) {
 		x.takeMarket(m, o, m.last)
 		return
 	}
-	switch o.o.Type {
-	case exchange.TypeImmediateOrCancel, exchange.TypeFillOrKill, exchange.TypeMarket:
-		x.finish(m, o, exchange.StatusCanceled, "")
+	switch o.typ {
+	case typeIOC, typeFOK, typeMarket:
+		x.finish(m, o, statusCanceled, false)
 	default:
 		m.insert(o)
 	}
@@ -302,45 +315,45 @@ func (x *Exchange) execute(m *market, o *order) {
 // matchBook fills o against resting orders of the book.
 func (x *Exchange) matchBook(m *market, taker *order) {
 	for taker.left.IsPositive() && !taker.final() {
-		opp := m.opposite(taker.o.Side)
-		if len(opp) == 0 || !priceOK(&taker.o, opp[0].o.Price) {
+		opp := m.opposite(taker.side)
+		if len(opp) == 0 || !priceOK(taker, opp[0].price) {
 			return
 		}
 		maker := opp[0]
-		if x.related(taker.acct.uid, maker.acct.uid) && taker.o.STPMode != exchange.STPNone && x.groupOf(taker.acct.uid) != nil {
-			switch taker.o.STPMode {
-			case exchange.STPCancelMaker:
-				x.finish(m, maker, exchange.StatusCanceled, exchange.CancelReasonSTP)
+		if x.related(taker.acct.uid, maker.acct.uid) && taker.stp != stpNone && x.groupOf(taker.acct.uid) != nil {
+			switch taker.stp {
+			case stpCancelMaker:
+				x.finish(m, maker, statusCanceled, true)
 				x.flush(maker)
 				continue
-			case exchange.STPCancelTaker:
-				x.finish(m, taker, exchange.StatusCanceled, exchange.CancelReasonSTP)
+			case stpCancelTaker:
+				x.finish(m, taker, statusCanceled, true)
 				return
-			case exchange.STPCancelBoth:
-				x.finish(m, maker, exchange.StatusCanceled, exchange.CancelReasonSTP)
+			case stpCancelBoth:
+				x.finish(m, maker, statusCanceled, true)
 				x.flush(maker)
-				x.finish(m, taker, exchange.StatusCanceled, exchange.CancelReasonSTP)
+				x.finish(m, taker, statusCanceled, true)
 				return
 			}
 		}
-		price := maker.o.Price
+		price := maker.price
 		qty := maker.left
 		if taker.byQuote {
 			qty = m.info.FloorQty(taker.left.Div(price))
-			if maker.left.LessThan(qty) {
+			if exchange.CmpDecimal(maker.left, qty) < 0 {
 				qty = maker.left
 			}
 			if !qty.IsPositive() {
-				x.finish(m, taker, exchange.StatusFilled, "")
+				x.finish(m, taker, statusFilled, false)
 				return
 			}
-		} else if taker.left.LessThan(qty) {
+		} else if exchange.CmpDecimal(taker.left, qty) < 0 {
 			qty = taker.left
 		}
 		self := x.related(taker.acct.uid, maker.acct.uid)
 		x.fill(m, maker, qty, price, true, self)
 		x.fill(m, taker, qty, price, false, self)
-		x.tapeTrade(m, taker.o.OrderID, price, qty, maker.o.Side == exchange.SideBuy)
+		x.tapeTrade(m, taker.oid, price, qty, maker.buy())
 		x.flush(maker)
 	}
 }
@@ -349,21 +362,21 @@ func (x *Exchange) matchBook(m *market, taker *order) {
 // price p (slipped), as a taker.
 func (x *Exchange) takeMarket(m *market, o *order, p decimal.Decimal) {
 	if !p.IsPositive() {
-		x.finish(m, o, exchange.StatusCanceled, "")
+		x.finish(m, o, statusCanceled, false)
 		return
 	}
-	price := x.slipped(p, o.o.Side, &m.info)
-	if o.o.Type != exchange.TypeMarket && !priceOK(&o.o, price) {
-		price = o.o.Price // slippage never crosses the limit
+	price := x.slipped(p, o.buy(), &m.info)
+	if o.typ != typeMarket && !priceOK(o, price) {
+		price = o.price // slippage never crosses the limit
 	}
 	qty := o.left
-	per := price                                          // what a unit costs a buyer
-	if x.opts.QuoteFees && o.o.Side == exchange.SideBuy { // the funds pay the taker fee too
+	per := price                     // what a unit costs a buyer
+	if x.opts.QuoteFees && o.buy() { // the funds pay the taker fee too
 		per = price.Mul(one.Add(m.info.TakerCommission))
 	}
 	if o.byQuote {
 		qty = m.info.FloorQty(o.left.Div(per))
-	} else if o.o.Side == exchange.SideBuy && o.o.Type == exchange.TypeMarket {
+	} else if o.buy() && o.typ == typeMarket {
 		// A quantity-sized market buy locked at the last price; pay a
 		// higher fill from free funds, or fill what the funds allow.
 		b := o.acct.bal(m.info.QuoteAsset)
@@ -373,24 +386,24 @@ func (x *Exchange) takeMarket(m *market, o *order, p decimal.Decimal) {
 	}
 	if qty.IsPositive() {
 		x.fill(m, o, qty, price, false, false)
-		x.tapeTrade(m, o.o.OrderID, price, qty, o.o.Side == exchange.SideSell)
+		x.tapeTrade(m, o.oid, price, qty, !o.buy())
 	}
 	if !o.final() {
 		// A quantity-sized order the funds could not cover in full ends
 		// PARTIALLY_CANCELED (CANCELED when nothing filled); a quote-sized
 		// one is done once its amount is spent to the last whole step.
-		st := exchange.StatusFilled
+		st := statusFilled
 		if !o.byQuote && o.left.IsPositive() {
-			st = exchange.StatusCanceled
+			st = statusCanceled
 		}
-		x.finish(m, o, st, "")
+		x.finish(m, o, st, false)
 	}
 }
 
 // fill executes qty of o at price and settles balances and fees.
 func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, self bool) {
 	a := o.acct
-	quote := price.Mul(qty)
+	quote := mulDec(price, qty)
 	info := &m.info
 	rate := info.TakerCommission
 	if maker {
@@ -399,12 +412,12 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 	base, quoteAsset := a.bal(info.BaseAsset), a.bal(info.QuoteAsset)
 	var fee decimal.Decimal
 	var feeAsset string
-	if o.o.Side == exchange.SideBuy {
+	if o.buy() {
 		paid := amountOf(quote)
 		release := paid
 		switch {
-		case o.o.Type != exchange.TypeMarket:
-			release = amountOf(o.o.Price).mul(amountOf(qty)) // locked at the limit price
+		case o.typ != typeMarket:
+			release = amountOf(o.price).mul(amountOf(qty)) // locked at the limit price
 		case release.cmp(o.lock) > 0:
 			release = o.lock
 		}
@@ -429,33 +442,37 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 	fb := a.bal(feeAsset)
 	fb.free = fb.free.sub(amountOf(fee))
 
-	if o.o.ExecutedQty.IsZero() { // the first fill: no sum to build
-		o.o.ExecutedQty, o.o.CummulativeQuoteQty = qty, quote
+	if o.executed.IsZero() { // the first fill: no sum to build
+		o.executed, o.cumQuote = qty, quote
 	} else {
-		o.o.ExecutedQty = o.o.ExecutedQty.Add(qty)
-		o.o.CummulativeQuoteQty = o.o.CummulativeQuoteQty.Add(quote)
+		o.executed = addDec(o.executed, qty)
+		o.cumQuote = addDec(o.cumQuote, quote)
 	}
 	if o.byQuote {
-		o.left = o.left.Sub(quote)
+		o.left = subDec(o.left, quote)
 	} else {
-		o.left = o.left.Sub(qty)
+		if exchange.CmpDecimal(o.left, qty) == 0 {
+			o.left = decimal.Decimal{} // filled: nothing reads what is left of a final order
+		} else {
+			o.left = subDec(o.left, qty)
+		}
 	}
-	o.o.UpdateTime = x.now
-	o.o.Status = exchange.StatusPartiallyFilled
+	o.upd = x.now
+	o.status = statusPartiallyFilled
 	x.tradeSeq++
-	t := exchange.OwnTrade{Symbol: m.info.Symbol, ID: strconv.FormatInt(x.tradeSeq, 10), OrderID: o.o.OrderID, OrderListID: -1,
+	t := exchange.OwnTrade{Symbol: m.info.Symbol, ID: strconv.FormatInt(x.tradeSeq, 10), OrderID: o.oid, OrderListID: -1,
 		Price: price, Qty: qty, QuoteQty: quote, Commission: fee, CommissionAsset: feeAsset, Time: x.now,
-		IsBuyer: o.o.Side == exchange.SideBuy, IsMaker: maker, IsBestMatch: true, IsSelfTrade: self, ClientOrderID: o.o.ClientOrderID}
+		IsBuyer: o.buy(), IsMaker: maker, IsBestMatch: true, IsSelfTrade: self, ClientOrderID: o.cid}
 	if keep := x.opts.OwnTradeRetention; keep > 0 && len(a.trades) >= 2*keep {
 		// Trim in bulk so recording stays amortised O(1).
 		a.trades = a.trades[:copy(a.trades, a.trades[len(a.trades)-keep+1:])]
 	}
 	a.trades = append(a.trades, t)
-	o.newEvent = append(o.newEvent, t)
+	x.unreported = append(x.unreported, ownTrade{o, t})
 	o.dirty()
 	m.last = price
 	if !o.left.IsPositive() || (o.byQuote && !m.info.FloorQty(o.left.Div(price)).IsPositive()) {
-		x.finish(m, o, exchange.StatusFilled, "")
+		x.finish(m, o, statusFilled, false)
 	}
 }
 
@@ -491,13 +508,13 @@ func (x *Exchange) fee(a *account, m *market, buyer bool, qty, quote, rate decim
 
 // finish ends an order: it leaves the book, its remaining lock returns to
 // free, and its status becomes final (PARTIALLY_CANCELED for a cancelled
-// order with fills).
-func (x *Exchange) finish(m *market, o *order, st exchange.OrderStatus, reason string) {
+// order with fills); stp says self-trade prevention cancelled it.
+func (x *Exchange) finish(m *market, o *order, st orderStatus, stp bool) {
 	if o.final() {
 		return
 	}
-	if st == exchange.StatusCanceled && o.o.ExecutedQty.IsPositive() {
-		st = exchange.StatusPartiallyCanceled
+	if st == statusCanceled && o.executed.IsPositive() {
+		st = statusPartiallyCanceled
 	}
 	m.remove(o)
 	o.pending = false
@@ -505,12 +522,11 @@ func (x *Exchange) finish(m *market, o *order, st exchange.OrderStatus, reason s
 	b.locked = b.locked.sub(o.lock)
 	b.free = b.free.add(o.lock)
 	o.lock = amount{}
-	o.o.Status = st
-	o.o.CancelReason = reason
-	o.o.IsWorking = false
-	o.o.UpdateTime = x.now
+	o.status = st
+	o.stpCancel = stp
+	o.upd = x.now
 	if !o.autoID {
-		delete(o.acct.open, o.o.ClientOrderID)
+		delete(o.acct.open, o.cid)
 	}
 	o.dirty()
 }
@@ -521,11 +537,43 @@ func (x *Exchange) flush(o *order) {
 		return
 	}
 	o.eventDue = false
-	ev := exchange.OrderEvent{Order: o.o}
-	if len(o.newEvent) > 0 {
-		ev.Trades = append([]exchange.OwnTrade(nil), o.newEvent...)
-		o.newEvent = o.newEvent[:0]
+	ev := event{o: o, state: o.state()}
+	if len(x.unreported) > 0 {
+		ev.trades = x.takeTrades(o)
 	}
 	o.acct.events = append(o.acct.events, ev)
 	x.queued.Add(1)
+}
+
+// ownTrade is a trade of order o not yet reported in an event.
+type ownTrade struct {
+	o *order
+	t exchange.OwnTrade
+}
+
+// takeTrades removes o's unreported trades and returns them, in their
+// order. There are only the trades of the call in progress: every order
+// that fills is flushed before the exchange's lock is released.
+func (x *Exchange) takeTrades(o *order) []exchange.OwnTrade {
+	n := 0
+	for i := range x.unreported {
+		if x.unreported[i].o == o {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]exchange.OwnTrade, 0, n)
+	kept := x.unreported[:0]
+	for _, u := range x.unreported {
+		if u.o == o {
+			out = append(out, u.t)
+		} else {
+			kept = append(kept, u)
+		}
+	}
+	clear(x.unreported[len(kept):])
+	x.unreported = kept
+	return out
 }

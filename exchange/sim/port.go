@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -90,8 +91,8 @@ func (p *Port) PlaceOrder(ctx context.Context, o exchange.NewOrder) (exchange.Or
 }
 
 func ack(o *order) exchange.OrderAck {
-	return exchange.OrderAck{Symbol: o.o.Symbol, OrderID: o.o.OrderID, OrderListID: -1, ClientOrderID: o.o.ClientOrderID,
-		Price: o.o.Price, OrigQty: o.o.OrigQty, Type: o.o.Type, Side: o.o.Side, STPMode: o.o.STPMode, TransactTime: o.o.Time}
+	return exchange.OrderAck{Symbol: o.m.info.Symbol, OrderID: o.oid, OrderListID: -1, ClientOrderID: o.cid,
+		Price: o.price, OrigQty: o.qty, Type: o.typ.exchange(), Side: o.side.exchange(), STPMode: o.stp.exchange(), TransactTime: o.at}
 }
 
 // TestOrder implements exchange.Trader: it validates without booking.
@@ -126,7 +127,7 @@ func (p *Port) PlaceBatch(ctx context.Context, orders []exchange.NewOrder) ([]ex
 			continue
 		}
 		ak := ack(ord)
-		out[i] = exchange.BatchResult{Ack: &ak, ClientOrderID: ord.o.ClientOrderID}
+		out[i] = exchange.BatchResult{Ack: &ak, ClientOrderID: ord.cid}
 	}
 	return out, nil
 }
@@ -153,7 +154,7 @@ func (a *account) openAuto(id string) *order {
 	if err != nil {
 		return nil
 	}
-	if o := a.orders[n]; o != nil && o.autoID && o.o.ClientOrderID == id && !o.final() {
+	if o := a.order(n); o != nil && o.autoID && o.cid == id && !o.final() {
 		return o
 	}
 	return nil
@@ -163,7 +164,7 @@ func (a *account) openAuto(id string) *order {
 func (a *account) find(orderID, clientID string) *order {
 	if orderID != "" {
 		n, err := strconv.ParseInt(orderID, 10, 64)
-		if o := a.orders[n]; err == nil && o != nil && o.o.OrderID == orderID {
+		if o := a.order(n); err == nil && o != nil && o.oid == orderID {
 			return o
 		}
 		return nil
@@ -175,7 +176,7 @@ func (a *account) find(orderID, clientID string) *order {
 		return o
 	}
 	for i := len(a.history) - 1; i >= 0; i-- {
-		if a.history[i].o.ClientOrderID == clientID {
+		if a.history[i].cid == clientID {
 			return a.history[i]
 		}
 	}
@@ -198,13 +199,13 @@ func (p *Port) CancelOrder(ctx context.Context, r exchange.CancelOrderRequest) (
 		return exchange.Order{}, err
 	}
 	o := a.find(r.OrderID, r.OrigClientOrderID)
-	if o == nil || o.o.Symbol != r.Symbol || o.final() {
+	if o == nil || o.m != m || o.final() {
 		return exchange.Order{}, apiErr(exchange.CodeUnknownOrder, "Unknown order sent.")
 	}
-	p.x.finish(m, o, exchange.StatusCanceled, "")
+	p.x.finish(m, o, statusCanceled, false)
 	p.x.flush(o)
-	out := o.o
-	out.OrigClientOrderID = o.o.ClientOrderID
+	out := o.view()
+	out.OrigClientOrderID = o.cid
 	if r.NewClientOrderID != "" {
 		out.ClientOrderID = r.NewClientOrderID
 	}
@@ -224,10 +225,10 @@ func (p *Port) CancelOpenOrders(ctx context.Context, symbol string) ([]exchange.
 	}
 	var out []exchange.Order
 	for _, o := range a.history {
-		if o.o.Symbol == symbol && !o.final() {
-			p.x.finish(m, o, exchange.StatusCanceled, "")
+		if o.m == m && !o.final() {
+			p.x.finish(m, o, statusCanceled, false)
 			p.x.flush(o)
-			out = append(out, o.o)
+			out = append(out, o.view())
 		}
 	}
 	return out, nil
@@ -243,14 +244,15 @@ func (p *Port) QueryOrder(ctx context.Context, r exchange.QueryOrderRequest) (ex
 	if r.OrderID == "" && r.OrigClientOrderID == "" {
 		return exchange.Order{}, apiErr(exchange.CodeOrderIDMissing, "neither origClientOrderId nor orderId sent")
 	}
-	if _, err := p.x.market(r.Symbol); err != nil {
+	m, err := p.x.market(r.Symbol)
+	if err != nil {
 		return exchange.Order{}, err // an unknown symbol is 10007, as on every endpoint
 	}
 	o := a.find(r.OrderID, r.OrigClientOrderID)
-	if o == nil || o.o.Symbol != r.Symbol {
+	if o == nil || o.m != m {
 		return exchange.Order{}, apiErr(exchange.CodeUnknownOrder, "Unknown order sent.")
 	}
-	return o.o, nil
+	return o.view(), nil
 }
 
 // OpenOrders implements exchange.Trader, oldest first.
@@ -262,8 +264,8 @@ func (p *Port) OpenOrders(ctx context.Context, symbol string) ([]exchange.Order,
 	defer p.leave()
 	out := []exchange.Order{}
 	for _, o := range a.history {
-		if !o.final() && (symbol == "" || o.o.Symbol == symbol) {
-			out = append(out, o.o)
+		if !o.final() && (symbol == "" || o.m.info.Symbol == symbol) {
+			out = append(out, o.view())
 		}
 	}
 	return out, nil
@@ -296,8 +298,8 @@ func (p *Port) AllOrders(ctx context.Context, r exchange.AllOrdersRequest) ([]ex
 	}
 	var out []exchange.Order
 	for _, o := range a.history {
-		if o.o.Symbol == r.Symbol && !o.o.Time.Before(start) && !o.o.Time.After(end) && len(out) < limit {
-			out = append(out, o.o)
+		if o.m.info.Symbol == r.Symbol && !o.at.Before(start) && !o.at.After(end) && len(out) < limit {
+			out = append(out, o.view())
 		}
 	}
 	return out, nil
@@ -378,7 +380,11 @@ func (p *Port) DrainEvents(dst []exchange.OrderEvent) []exchange.OrderEvent {
 	if !ok {
 		return dst
 	}
-	dst = append(dst, a.events...)
+	n := len(dst)
+	dst = slices.Grow(dst, len(a.events))[:n+len(a.events)]
+	for i := range a.events {
+		a.events[i].into(&dst[n+i])
+	}
 	p.x.queued.Add(-int64(len(a.events)))
 	clear(a.events)
 	a.events = a.events[:0]

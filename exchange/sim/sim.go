@@ -127,11 +127,14 @@ type Exchange struct {
 	lastMarket *market // see market
 	// queued counts the order events of all accounts not yet drained, so
 	// a caller can skip draining (and the lock) when there are none.
-	queued   atomic.Int64
-	groups   []*stpGroup
-	groupSeq int64
-	dust     []dustConversion
-	wallet   *walletState // wallet, transfers and sub-accounts; see wal
+	queued atomic.Int64
+	// unreported holds the trades of orders not yet flushed to an event:
+	// the orders the call in progress filled.
+	unreported []ownTrade
+	groups     []*stpGroup
+	groupSeq   int64
+	dust       []dustConversion
+	wallet     *walletState // wallet, transfers and sub-accounts; see wal
 }
 
 // New builds an exchange.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strconv"
 	"time"
@@ -103,7 +104,7 @@ func (x *Exchange) ExportAccount(uid string) (AccountState, error) {
 		if o.final() {
 			continue
 		}
-		st.Orders = append(st.Orders, OpenOrderState{Order: o.o, Left: o.left, LockAsset: o.lockAsset, Lock: o.lock.dec(),
+		st.Orders = append(st.Orders, OpenOrderState{Order: o.view(), Left: o.left, LockAsset: o.lockBal.asset, Lock: o.lock.dec(),
 			Pending: o.pending, ByQuote: o.byQuote})
 	}
 	return st, nil
@@ -120,12 +121,14 @@ func (x *Exchange) ImportAccount(uid string, st AccountState) error {
 	switch {
 	case !ok:
 		return fmt.Errorf("sim: no account %s", uid)
-	case len(a.orders) > 0:
+	case len(a.history) > 0:
 		return errors.New("sim: importing into an account that has orders")
 	}
-	seqs := make([]int64, len(st.Orders))
+	recs := make([]order, len(st.Orders))
+	ids := make(map[int64]bool, len(st.Orders))
 	for i, s := range st.Orders {
-		if _, err := x.market(s.Order.Symbol); err != nil {
+		m, err := x.market(s.Order.Symbol)
+		if err != nil {
 			return err
 		}
 		n, err := strconv.ParseInt(s.Order.OrderID, 10, 64)
@@ -135,7 +138,24 @@ func (x *Exchange) ImportAccount(uid string, st AccountState) error {
 		if s.Order.Status.Final() {
 			return fmt.Errorf("sim: order %s is %s, not open", s.Order.OrderID, s.Order.Status)
 		}
-		seqs[i] = n
+		if ids[n] {
+			return fmt.Errorf("sim: order id %s appears twice", s.Order.OrderID)
+		}
+		ids[n] = true
+		typ, side, stp, status, err := kinds(s.Order.Type, s.Order.Side, s.Order.STPMode, s.Order.Status)
+		if err != nil {
+			return fmt.Errorf("sim: order %s: %w", s.Order.OrderID, err)
+		}
+		o := s.Order
+		recs[i] = order{m: m, seq: n, cid: o.ClientOrderID, oid: o.OrderID, price: o.Price, qty: o.OrigQty, quoteQty: o.OrigQuoteOrderQty,
+			executed: o.ExecutedQty, cumQuote: o.CummulativeQuoteQty, left: s.Left, lock: amountOf(s.Lock), at: o.Time, upd: o.UpdateTime,
+			status: status, typ: typ, side: side, stp: stp, pending: s.Pending, byQuote: s.ByQuote, autoID: o.ClientOrderID == "sim-"+o.OrderID}
+		// The record keeps what an open order of the exchange has; an
+		// order that says more (a stop price, a time in force not its
+		// type's, not working) was not exported by an exchange.
+		if !reflect.DeepEqual(recs[i].view(), o) {
+			return fmt.Errorf("sim: order %s is not an open order as the exchange exports them (stop price, iceberg, order list, time in force or working flag)", s.Order.OrderID)
+		}
 	}
 	clear(a.balances)
 	for _, b := range st.Balances {
@@ -146,17 +166,15 @@ func (x *Exchange) ImportAccount(uid string, st AccountState) error {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.Slice(idx, func(i, j int) bool { return seqs[idx[i]] < seqs[idx[j]] })
+	sort.Slice(idx, func(i, j int) bool { return recs[idx[i]].seq < recs[idx[j]].seq })
 	for _, i := range idx {
-		s := st.Orders[i]
-		m, _ := x.market(s.Order.Symbol)
-		o := x.newOrder()
-		*o = order{acct: a, o: s.Order, seq: seqs[i], left: s.Left, lockAsset: s.LockAsset, lock: amountOf(s.Lock),
-			pending: s.Pending, byQuote: s.ByQuote, autoID: s.Order.ClientOrderID == "sim-"+s.Order.OrderID}
-		o.lockBal = a.bal(s.LockAsset)
-		a.orders[o.seq] = o
+		o := x.nextOrder()
+		*o = recs[i]
+		x.takeOrder()
+		o.acct, o.lockBal = a, a.bal(st.Orders[i].LockAsset)
+		m := o.m
 		if !o.autoID {
-			a.open[o.o.ClientOrderID] = o
+			a.open[o.cid] = o
 		}
 		a.history = append(a.history, o)
 		if o.pending {

@@ -131,3 +131,74 @@ func TestExportImportAccount(t *testing.T) {
 		t.Errorf("after cancelling sim-2: %s, want %s", got, want)
 	}
 }
+
+// An order the exchange could not have exported (a type, side, STP mode or
+// status it does not know, a time in force not its type's, a stop price,
+// an id twice) is refused by name, and the account is left as it was.
+func TestImportRefusesForeignOrders(t *testing.T) {
+	t.Parallel()
+	x, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000")); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(1000)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Master().PlaceOrder(t.Context(), exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
+		Quantity: decimal.RequireFromString("0.01"), Price: decimal.RequireFromString("19000")}); err != nil {
+		t.Fatal(err)
+	}
+	good, err := x.ExportAccount(x.MasterUID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		change func(o *exchange.Order)
+		want   string
+	}{
+		{"type", func(o *exchange.Order) { o.Type = "STOP_LOSS" }, `sim: order 1: order type "STOP_LOSS" is not one the exchange knows`},
+		{"side", func(o *exchange.Order) { o.Side = "HOLD" }, `sim: order 1: order side "HOLD" is not BUY or SELL`},
+		{"stp", func(o *exchange.Order) { o.STPMode = "expire_maker" }, `sim: order 1: STP mode "expire_maker" is not one the exchange knows`},
+		{"status", func(o *exchange.Order) { o.Status = "PENDING" }, `sim: order 1: order status "PENDING" is not one the exchange knows`},
+		{"time in force", func(o *exchange.Order) { o.TimeInForce = "IOC" },
+			"sim: order 1 is not an open order as the exchange exports them (stop price, iceberg, order list, time in force or working flag)"},
+		{"stop price", func(o *exchange.Order) { o.StopPrice = decimal.NewFromInt(18000) },
+			"sim: order 1 is not an open order as the exchange exports them (stop price, iceberg, order list, time in force or working flag)"},
+	} {
+		st := good
+		st.Orders = append([]OpenOrderState(nil), good.Orders...)
+		c.change(&st.Orders[0].Order)
+		y, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := y.Credit(y.MasterUID(), "USDT", decimal.NewFromInt(5)); err != nil {
+			t.Fatal(err)
+		}
+		if err := y.ImportAccount(y.MasterUID(), st); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v, want %s", c.name, err, c.want)
+		}
+		a, err := y.Master().Account(t.Context())
+		if err != nil || len(a.Balances) != 1 || a.Balances[0].Free.String() != "5" {
+			t.Errorf("%s: the account changed: %+v %v", c.name, a, err)
+		}
+	}
+	twice := good
+	twice.Orders = []OpenOrderState{good.Orders[0], good.Orders[0]}
+	if err := func() error {
+		y, _ := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols()})
+		return y.ImportAccount(y.MasterUID(), twice)
+	}(); err == nil || err.Error() != "sim: order id 1 appears twice" {
+		t.Errorf("one order twice: %v", err)
+	}
+	if err := func() error {
+		y, _ := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols()})
+		return y.ImportAccount(y.MasterUID(), good)
+	}(); err != nil {
+		t.Errorf("the exported state: %v", err)
+	}
+}
