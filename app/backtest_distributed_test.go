@@ -41,7 +41,7 @@ func runWorkers(t *testing.T, url string, n int) {
 func TestDistributedSweepMatchesLocal(t *testing.T) {
 	dir := t.TempDir()
 	url := natstest.Server(t)
-	sweep := []string{"sweep", "--param", "fast=3:12:1", "--param", "slow=30,50,80,100", "--no-store", "--top", "0"}
+	sweep := []string{"sweep", "--param", "fast=3:12:1", "--param", "slow=30,50,80,100", "--no-store", "--top", "0", "--out", t.TempDir()}
 	local := filepath.Join(dir, "local.json")
 	localOut, errOut, code := runBacktest(t, append(sweep, "--output", local)...)
 	if code != ExitOK {
@@ -120,7 +120,7 @@ func table(out string) string {
 // prints what it prints on this machine.
 func TestDistributedWalkForwardMatchesLocal(t *testing.T) {
 	url := natstest.Server(t)
-	wf := []string{"walkforward", "--param", "fast=5,10", "--param", "slow=30,50", "--train", "60d", "--test", "30d", "--no-store"}
+	wf := []string{"walkforward", "--param", "fast=5,10", "--param", "slow=30,50", "--train", "60d", "--test", "30d", "--no-store", "--out", t.TempDir()}
 	localOut, errOut, code := runBacktest(t, wf...)
 	if code != ExitOK {
 		t.Fatalf("local walkforward: exit %d: %s", code, errOut)
