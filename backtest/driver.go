@@ -268,7 +268,7 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 		f := &fills[i]
 		ri := d.rule(f.Symbol)
 		r := &d.rules[ri]
-		rec := FillRecord{Symbol: f.Symbol, Side: exchange.SideSell, Price: f.Price, Qty: f.Qty, QuoteQty: f.QuoteQty, Time: f.Time,
+		rec := FillRecord{Instance: f.Instance, Symbol: f.Symbol, Side: exchange.SideSell, Price: f.Price, Qty: f.Qty, QuoteQty: f.QuoteQty, Time: f.Time,
 			Step: steps[ri]}
 		if f.IsBuyer {
 			rec.Side = exchange.SideBuy
