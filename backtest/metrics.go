@@ -270,6 +270,28 @@ func periodsPerYear(curve Curve) float64 {
 	return float64(365.25*24*time.Hour) / float64(time.Duration(med)*time.Millisecond)
 }
 
+// buyHoldPct is the buy-and-hold return in percent: (last / first − 1) ×
+// 100 of each symbol's pair of closes, averaged over the symbols with
+// equal weights, summed in the symbols' order; 0 without symbols.
+func buyHoldPct(closes map[string][2]decimal.Decimal) float64 {
+	syms := make([]string, 0, len(closes))
+	for sym, c := range closes {
+		if c[0].IsPositive() {
+			syms = append(syms, sym)
+		}
+	}
+	if len(syms) == 0 {
+		return 0
+	}
+	slices.Sort(syms)
+	var bh float64
+	for _, sym := range syms {
+		c := closes[sym]
+		bh += c[1].DivRound(c[0], 16).Sub(decimal.NewFromInt(1)).Shift(2).InexactFloat64()
+	}
+	return bh / float64(len(syms))
+}
+
 // ComputeInput is everything Compute needs.
 type ComputeInput struct {
 	Curve Curve
