@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
 )
 
 // oneSymbolTwoInstances trades BTCUSDT with two smacross instances: each
@@ -135,5 +138,30 @@ func TestSingleInstanceReportsNameNoInstance(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "<th>instance</th><th>symbol</th>") {
 		t.Error("a single instance's trades table has an instance column")
+	}
+}
+
+// TestFillHoverNamesItsInstancesTrade: two instances selling one symbol at
+// one instant each see their own trade's PnL on their sell's marker.
+func TestFillHoverNamesItsInstancesTrade(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	bars := []exchange.Kline{{OpenTime: t0, CloseTime: t0.Add(time.Hour - time.Millisecond), Open: dec("100"), High: dec("101"),
+		Low: dec("99"), Close: dec("100"), Volume: dec("1")}}
+	sell := func(in string) Fill {
+		return Fill{Instance: in, OwnTrade: exchange.OwnTrade{Symbol: "BTCUSDT", Price: dec("100"), Qty: dec("1"), QuoteQty: dec("100"),
+			Commission: dec("0.1"), CommissionAsset: "USDT", Time: t0.Add(30 * time.Minute)}}
+	}
+	trades := []Trade{
+		{Instance: "a", Symbol: "BTCUSDT", ExitTime: t0.Add(30 * time.Minute), PnL: dec("5"), ReturnPct: 5, ExitReason: "signal"},
+		{Instance: "b", Symbol: "BTCUSDT", ExitTime: t0.Add(30 * time.Minute), PnL: dec("-3"), ReturnPct: -3, ExitReason: "stop_loss"},
+	}
+	c := candleChart("BTCUSDT", bars, 2, nil, []Fill{sell("a"), sell("b")}, trades, "USDT")
+	want := []string{
+		"2024-01-01 00:30 sell 1 @ 100.00, fee 0.1 USDT (a); trade PnL 5.00 USDT (5.00%); exit: signal",
+		"2024-01-01 00:30 sell 1 @ 100.00, fee 0.1 USDT (b); trade PnL -3.00 USDT (-3.00%); exit: stop_loss",
+	}
+	if len(c.Fills) != 2 || c.Fills[0].Text != want[0] || c.Fills[1].Text != want[1] {
+		t.Errorf("markers %+v, want %q", c.Fills, want)
 	}
 }
