@@ -268,7 +268,7 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 		f := &fills[i]
 		ri := d.rule(f.Symbol)
 		r := &d.rules[ri]
-		rec := FillRecord{Symbol: f.Symbol, Side: exchange.SideSell, Price: f.Price, Qty: f.Qty, QuoteQty: f.QuoteQty, Time: f.Time,
+		rec := FillRecord{Instance: f.Instance, Symbol: f.Symbol, Side: exchange.SideSell, Price: f.Price, Qty: f.Qty, QuoteQty: f.QuoteQty, Time: f.Time,
 			Step: steps[ri]}
 		if f.IsBuyer {
 			rec.Side = exchange.SideBuy
@@ -290,22 +290,14 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 		records = append(records, rec)
 	}
 	res.Trades = RoundTrips(records)
-	var bh float64
-	traded := 0
 	for i, sym := range d.symbols {
-		if d.first[i].IsZero() {
-			continue
+		if !d.first[i].IsZero() {
+			res.BuyHold[sym] = [2]decimal.Decimal{d.first[i], d.last[i]}
 		}
-		res.BuyHold[sym] = [2]decimal.Decimal{d.first[i], d.last[i]}
-		bh += d.last[i].DivRound(d.first[i], 16).Sub(decimal.NewFromInt(1)).Shift(2).InexactFloat64()
-		traded++
-	}
-	if traded > 0 {
-		bh /= float64(traded)
 	}
 	st := d.rt.Stats()
 	res.Metrics = Compute(ComputeInput{Curve: d.curve, Exact: d.exact, Exposed: d.exposure, Trades: res.Trades, Fees: fees.Decimal(), Volume: volume.Decimal(),
-		BuyHoldPct: bh, Rejected: st.Refused})
+		BuyHoldPct: buyHoldPct(res.BuyHold), Rejected: st.Refused})
 	return res, nil
 }
 

@@ -172,10 +172,16 @@ func candleChart(sym string, bars []exchange.Kline, places int32, plots []strate
 		c.Series = append(c.Series, jsSeries{Type: "line", Title: p.Name, Color: palette(k), Precision: int(places) + 2, Data: data})
 		c.Legend = append(c.Legend, legend{p.Name, palette(k)})
 	}
-	pnl := map[int64]Trade{}
+	// The trade a sell closed: two instances may close trades in one
+	// symbol at one instant, so the instance is part of the key.
+	type closing struct {
+		instance string
+		at       int64
+	}
+	pnl := map[closing]Trade{}
 	for _, t := range trades {
 		if t.Symbol == sym {
-			pnl[t.ExitTime.UnixMilli()] = t
+			pnl[closing{t.Instance, t.ExitTime.UnixMilli()}] = t
 		}
 	}
 	for _, f := range fills {
@@ -192,7 +198,7 @@ func candleChart(sym string, bars []exchange.Kline, places int32, plots []strate
 		}
 		text := fmt.Sprintf("%s %s %s @ %s, fee %s %s (%s)", f.Time.UTC().Format("2006-01-02 15:04"), word, f.Qty,
 			priceText(f.Price, places), f.Commission, f.CommissionAsset, f.Instance)
-		if t, ok := pnl[f.Time.UnixMilli()]; ok && !f.IsBuyer {
+		if t, ok := pnl[closing{f.Instance, f.Time.UnixMilli()}]; ok && !f.IsBuyer {
 			text += fmt.Sprintf("; trade PnL %s %s (%.2f%%)", money(t.PnL.String(), quote), quote, t.ReturnPct)
 			if t.ExitReason != "" {
 				text += "; exit: " + t.ExitReason

@@ -87,15 +87,15 @@ func groupStats(name, detail string, trades []Trade, quote string) groupRow {
 	return r
 }
 
-// instanceRows are the per-instance table: its fills and volume, and the
-// round trips of its symbols (trades fold fills per symbol, so a symbol
-// two instances trade counts for both).
+// instanceRows are the per-instance table: its fills, volume and round
+// trips (a round trip is one instance's, so a symbol two instances trade
+// counts each one's trades once).
 func instanceRows(s Spec, res *Result, quote string) []groupRow {
 	var out []groupRow
 	for _, in := range s.Instances {
 		var ts []Trade
 		for _, t := range res.Trades {
-			if contains(in.Symbols, t.Symbol) {
+			if t.Instance == in.ID {
 				ts = append(ts, t)
 			}
 		}
@@ -265,16 +265,23 @@ func tradeHistogram(trades []Trade) histogram {
 	return out
 }
 
-type tradeRow struct {
-	Symbol, Entry, Exit, Duration, Qty, EntryPrice, ExitPrice, Fees, PnL, Return, Reason string
-	Win                                                                                  bool
+// tradeTable is the trades table; a run of several instances gets an
+// instance column.
+type tradeTable struct {
+	Several bool
+	Rows    []tradeRow
 }
 
-func tradeRows(rep Report, res *Result, places map[string]int32, quote string) []tradeRow {
-	out := make([]tradeRow, 0, len(res.Trades))
+type tradeRow struct {
+	Instance, Symbol, Entry, Exit, Duration, Qty, EntryPrice, ExitPrice, Fees, PnL, Return, Reason string
+	Win                                                                                            bool
+}
+
+func tradeRows(rep Report, res *Result, places map[string]int32, quote string) tradeTable {
+	out := tradeTable{Several: len(rep.Instances) > 1, Rows: make([]tradeRow, 0, len(res.Trades))}
 	for _, t := range res.Trades {
 		pl := places[t.Symbol]
-		out = append(out, tradeRow{Symbol: t.Symbol, Entry: t.EntryTime.UTC().Format("2006-01-02 15:04"), Exit: t.ExitTime.UTC().Format("2006-01-02 15:04"),
+		out.Rows = append(out.Rows, tradeRow{Instance: t.Instance, Symbol: t.Symbol, Entry: t.EntryTime.UTC().Format("2006-01-02 15:04"), Exit: t.ExitTime.UTC().Format("2006-01-02 15:04"),
 			Duration: humanDuration(t.Duration()), Qty: t.Qty.String(), EntryPrice: priceText(t.EntryPrice, pl), ExitPrice: priceText(t.ExitPrice, pl),
 			Fees: money(t.Fees.String(), quote), PnL: money(t.PnL.String(), quote), Return: strconv.FormatFloat(t.ReturnPct, 'f', 2, 64), Reason: t.ExitReason, Win: t.PnL.IsPositive()})
 	}

@@ -89,8 +89,8 @@ var sectionTemplates = template.Must(template.New("sections").Parse(`
 
 {{define "trades"}}<h2>Trades</h2>
 <table id="trades">
-<tr><th>symbol</th><th>entry</th><th>exit</th><th>held</th><th>qty</th><th>entry price</th><th>exit price</th><th>fees</th><th>PnL</th><th>return %</th><th>exit reason</th></tr>
-{{range .}}<tr><td>{{.Symbol}}</td><td>{{.Entry}}</td><td>{{.Exit}}</td><td>{{.Duration}}</td><td>{{.Qty}}</td><td>{{.EntryPrice}}</td><td>{{.ExitPrice}}</td><td>{{.Fees}}</td><td class="{{if .Win}}win{{else}}loss{{end}}">{{.PnL}}</td><td>{{.Return}}</td><td>{{.Reason}}</td></tr>
+<tr>{{if .Several}}<th>instance</th>{{end}}<th>symbol</th><th>entry</th><th>exit</th><th>held</th><th>qty</th><th>entry price</th><th>exit price</th><th>fees</th><th>PnL</th><th>return %</th><th>exit reason</th></tr>
+{{range .Rows}}<tr>{{if $.Several}}<td>{{.Instance}}</td>{{end}}<td>{{.Symbol}}</td><td>{{.Entry}}</td><td>{{.Exit}}</td><td>{{.Duration}}</td><td>{{.Qty}}</td><td>{{.EntryPrice}}</td><td>{{.ExitPrice}}</td><td>{{.Fees}}</td><td class="{{if .Win}}win{{else}}loss{{end}}">{{.PnL}}</td><td>{{.Return}}</td><td>{{.Reason}}</td></tr>
 {{end}}</table>{{end}}
 
 {{define "sweep-grid"}}<h2>Objective ({{.Objective}}) over the grid</h2>

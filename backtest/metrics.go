@@ -64,10 +64,13 @@ func exactAt(c Curve, exact map[int]decimal.Decimal, i int) string {
 	return strconv.FormatFloat(c.Values[i], 'f', -1, 64)
 }
 
-// Trade is a round trip in one symbol: from a flat position to a position
-// and back to flat. Scaling in and out is folded in: entry and exit prices
-// are volume-weighted.
+// Trade is a round trip of one instance in one symbol: from a flat
+// position to a position and back to flat. Scaling in and out is folded
+// in: entry and exit prices are volume-weighted. Two instances trading one
+// symbol hold positions of their own, so their round trips are apart.
 type Trade struct {
+	// Instance is the strategy instance whose orders made the trade.
+	Instance  string
 	Symbol    string
 	EntryTime time.Time
 	ExitTime  time.Time
@@ -90,6 +93,8 @@ func (t Trade) Duration() time.Duration { return t.ExitTime.Sub(t.EntryTime) }
 
 // FillRecord is a fill as the metrics need it.
 type FillRecord struct {
+	// Instance is the strategy instance that placed the order.
+	Instance  string
 	Symbol    string
 	Side      exchange.Side
 	Price     decimal.Decimal
@@ -107,8 +112,9 @@ type FillRecord struct {
 	Reason string
 }
 
-// RoundTrips folds fills (in time order) into round-trip trades. A position
-// still open at the end is not a trade.
+// RoundTrips folds fills (in time order) into round-trip trades, one
+// position per instance and symbol. A position still open at the end is
+// not a trade.
 func RoundTrips(fills []FillRecord) []Trade {
 	type open struct {
 		active               bool
@@ -128,21 +134,24 @@ func RoundTrips(fills []FillRecord) []Trade {
 			sells++
 		}
 	}
-	// A symbol's position is reused from one trade to the next.
-	cur := map[string]*open{}
+	// An instance's position in a symbol is reused from one trade to the
+	// next.
+	type key struct{ instance, symbol string }
+	cur := map[key]*open{}
 	out := make([]Trade, 0, sells)
 	for i := range fills {
 		f := &fills[i]
-		o := cur[f.Symbol]
+		k := key{f.Instance, f.Symbol}
+		o := cur[k]
 		if o == nil || !o.active {
 			if f.Side != exchange.SideBuy {
 				continue // selling what was held before the run: not a round trip
 			}
 			if o == nil {
 				o = new(open)
-				cur[f.Symbol] = o
+				cur[k] = o
 			}
-			*o = open{active: true, t: Trade{Symbol: f.Symbol, EntryTime: f.Time}}
+			*o = open{active: true, t: Trade{Instance: f.Instance, Symbol: f.Symbol, EntryTime: f.Time}}
 		}
 		o.extFees.Add(f.FeeQuote)
 		o.extFees.SubMul(f.FeeInBase, f.Price)
@@ -259,6 +268,28 @@ func periodsPerYear(curve Curve) float64 {
 		return 0
 	}
 	return float64(365.25*24*time.Hour) / float64(time.Duration(med)*time.Millisecond)
+}
+
+// buyHoldPct is the buy-and-hold return in percent: (last / first − 1) ×
+// 100 of each symbol's pair of closes, averaged over the symbols with
+// equal weights, summed in the symbols' order; 0 without symbols.
+func buyHoldPct(closes map[string][2]decimal.Decimal) float64 {
+	syms := make([]string, 0, len(closes))
+	for sym, c := range closes {
+		if c[0].IsPositive() {
+			syms = append(syms, sym)
+		}
+	}
+	if len(syms) == 0 {
+		return 0
+	}
+	slices.Sort(syms)
+	var bh float64
+	for _, sym := range syms {
+		c := closes[sym]
+		bh += c[1].DivRound(c[0], 16).Sub(decimal.NewFromInt(1)).Shift(2).InexactFloat64()
+	}
+	return bh / float64(len(syms))
 }
 
 // ComputeInput is everything Compute needs.

@@ -1,7 +1,9 @@
 package backtest
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,6 +42,47 @@ func TestRoundTrips(t *testing.T) {
 		t.Errorf("trade %+v", got)
 	}
 	near(t, "ReturnPct", got.ReturnPct, 29.54012/210*100)
+}
+
+// Two instances trading one symbol hold positions of their own: their
+// interleaved fills make two round trips, where folding by symbol alone
+// (fills with no instance) makes one.
+func TestRoundTripsPerInstance(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(h int) time.Time { return t0.Add(time.Duration(h) * time.Hour) }
+	fills := []FillRecord{
+		{Instance: "a", Symbol: "BTCUSDT", Side: exchange.SideBuy, Price: dec("100"), Qty: dec("1"), QuoteQty: dec("100"), FeeQuote: dec("0.1"), Time: at(1)},
+		{Instance: "b", Symbol: "BTCUSDT", Side: exchange.SideBuy, Price: dec("101"), Qty: dec("2"), QuoteQty: dec("202"), FeeQuote: dec("0.202"), Time: at(2)},
+		{Instance: "c", Symbol: "BTCUSDT", Side: exchange.SideSell, Price: dec("109"), Qty: dec("1"), QuoteQty: dec("109"), Time: at(3)}, // c holds nothing: ignored
+		{Instance: "a", Symbol: "BTCUSDT", Side: exchange.SideSell, Price: dec("110"), Qty: dec("1"), QuoteQty: dec("110"), FeeQuote: dec("0.11"), Time: at(3)},
+		{Instance: "b", Symbol: "BTCUSDT", Side: exchange.SideSell, Price: dec("105"), Qty: dec("1"), QuoteQty: dec("105"), FeeQuote: dec("0.105"), Time: at(4)},
+		{Instance: "b", Symbol: "BTCUSDT", Side: exchange.SideSell, Price: dec("108"), Qty: dec("1"), QuoteQty: dec("108"), FeeQuote: dec("0.108"), Time: at(5)},
+	}
+	text := func(ts []Trade) string {
+		var b strings.Builder
+		for _, tr := range ts {
+			fmt.Fprintf(&b, "%s %s %d→%d %s@%s→%s fees %s pnl %s %.6f%%\n", tr.Instance, tr.Symbol, tr.EntryTime.Sub(t0)/time.Hour,
+				tr.ExitTime.Sub(t0)/time.Hour, tr.Qty, tr.EntryPrice, tr.ExitPrice, tr.Fees, tr.PnL, tr.ReturnPct)
+		}
+		return b.String()
+	}
+	// a: 110 − 100 − 0.21; b: 213 − 202 − 0.415, 10.585 / 202 = 5.240099 %.
+	want := "a BTCUSDT 1→3 1@100→110 fees 0.21 pnl 9.79 9.790000%\n" +
+		"b BTCUSDT 2→5 2@101→106.5 fees 0.415 pnl 10.585 5.240099%\n"
+	if got := text(RoundTrips(fills)); got != want {
+		t.Errorf("per instance:\n%s\nwant\n%s", got, want)
+	}
+	// By symbol alone, c's sell counts against the others' holding, so
+	// the position is flat after b's first sell (324 − 302 − 0.517,
+	// 21.483 / 302 = 7.113576 %) and b's last sell is left out.
+	for i := range fills {
+		fills[i].Instance = ""
+	}
+	want = " BTCUSDT 1→4 3@100.6666666666666667→108 fees 0.517 pnl 21.483 7.113576%\n"
+	if got := text(RoundTrips(fills)); got != want {
+		t.Errorf("by symbol:\n%s\nwant\n%s", got, want)
+	}
 }
 
 func TestCompute(t *testing.T) {

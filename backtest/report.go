@@ -49,6 +49,9 @@ type LockRow struct {
 // TradeRow is a round trip as reports write it: decimals as text, times
 // in RFC 3339 UTC.
 type TradeRow struct {
+	// Instance is the instance whose trade it is, written only when the
+	// run has several instances (one instance's reports stay as they were).
+	Instance   string  `json:"instance,omitempty"`
 	Symbol     string  `json:"symbol"`
 	EntryTime  string  `json:"entry_time"`
 	ExitTime   string  `json:"exit_time"`
@@ -75,8 +78,13 @@ func NewReport(title string, s Spec, res *Result) Report {
 	for a, v := range res.Balances {
 		r.Final[a] = v.String()
 	}
+	several := len(s.Instances) > 1
 	for _, t := range res.Trades {
-		r.Trades = append(r.Trades, TradeRow{Symbol: t.Symbol, EntryTime: stamp(t.EntryTime), ExitTime: stamp(t.ExitTime),
+		var in string
+		if several {
+			in = t.Instance
+		}
+		r.Trades = append(r.Trades, TradeRow{Instance: in, Symbol: t.Symbol, EntryTime: stamp(t.EntryTime), ExitTime: stamp(t.ExitTime),
 			Qty: t.Qty.String(), EntryPrice: t.EntryPrice.String(), ExitPrice: t.ExitPrice.String(), Fees: t.Fees.String(),
 			PnL: t.PnL.String(), ReturnPct: round(t.ReturnPct, 6), ExitReason: t.ExitReason})
 	}
@@ -184,15 +192,25 @@ func sortedKeys(m map[string]int) []string {
 	return ks
 }
 
-// WriteTradesCSV writes the round trips, one per row.
+// WriteTradesCSV writes the round trips, one per row; a run of several
+// instances gets a last column, instance, naming whose trade each is.
 func (r Report) WriteTradesCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"symbol", "entry_time", "exit_time", "qty", "entry_price", "exit_price", "fees", "pnl", "return_pct", "exit_reason"}); err != nil {
+	several := len(r.Instances) > 1
+	head := []string{"symbol", "entry_time", "exit_time", "qty", "entry_price", "exit_price", "fees", "pnl", "return_pct", "exit_reason"}
+	if several {
+		head = append(head, "instance")
+	}
+	if err := cw.Write(head); err != nil {
 		return err
 	}
 	for _, t := range r.Trades {
-		if err := cw.Write([]string{t.Symbol, t.EntryTime, t.ExitTime, t.Qty, t.EntryPrice, t.ExitPrice, t.Fees, t.PnL,
-			strconv.FormatFloat(t.ReturnPct, 'f', -1, 64), t.ExitReason}); err != nil {
+		row := []string{t.Symbol, t.EntryTime, t.ExitTime, t.Qty, t.EntryPrice, t.ExitPrice, t.Fees, t.PnL,
+			strconv.FormatFloat(t.ReturnPct, 'f', -1, 64), t.ExitReason}
+		if several {
+			row = append(row, t.Instance)
+		}
+		if err := cw.Write(row); err != nil {
 			return err
 		}
 	}

@@ -44,7 +44,10 @@ type Window struct {
 
 // WalkForwardResult is every window and the aggregate out-of-sample run:
 // the windows' equity curves chained (each scaled to start where the last
-// ended) and their trades together.
+// ended) and their trades together. The aggregate's buy-and-hold chains
+// the windows' the same way: a symbol's growth (last close / first close
+// of each window) multiplied over the windows it traded in, then averaged
+// over the symbols as a single run's is.
 type WalkForwardResult struct {
 	Windows   []Window
 	Aggregate Metrics
@@ -76,6 +79,9 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 	out := &WalkForwardResult{Exact: map[int]decimal.Decimal{}}
 	factor := decimal.NewFromInt(1)
 	fees, volume := decimal.Zero, decimal.Zero
+	// Each symbol's first and last closes multiplied over the windows:
+	// their quotient is the windows' buy-and-hold growth chained.
+	hold := map[string][2]decimal.Decimal{}
 	var wins []Window
 	for start := from; !start.Add(o.Train + o.Test).After(to); start = start.Add(o.Test) {
 		wins = append(wins, Window{TrainFrom: start, TrainTo: start.Add(o.Train), TestFrom: start.Add(o.Train), TestTo: start.Add(o.Train + o.Test)})
@@ -156,11 +162,18 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 		if first.IsPositive() {
 			factor = factor.Mul(last).DivRound(first, 16)
 		}
+		for sym, c := range res.BuyHold {
+			if h, ok := hold[sym]; ok {
+				c = [2]decimal.Decimal{h[0].Mul(c[0]), h[1].Mul(c[1])}
+			}
+			hold[sym] = c
+		}
 		out.Trades = append(out.Trades, res.Trades...)
 		fees = fees.Add(decimal.RequireFromString(res.Metrics.FeesPaid))
 		volume = volume.Add(decimal.RequireFromString(res.Metrics.Volume))
 	}
-	out.Aggregate = Compute(ComputeInput{Curve: out.Curve, Exact: out.Exact, Exposed: out.Exposure, Trades: out.Trades, Fees: fees, Volume: volume})
+	out.Aggregate = Compute(ComputeInput{Curve: out.Curve, Exact: out.Exact, Exposed: out.Exposure, Trades: out.Trades, Fees: fees, Volume: volume,
+		BuyHoldPct: buyHoldPct(hold)})
 	return out, nil
 }
 
