@@ -252,6 +252,15 @@ it was running then go to another worker after the acknowledgement wait.`,
 			defer dq.Close()
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 			w := &distributed.Worker{Queue: dq, Registry: d.reg, Name: name, Concurrency: concurrency, Cache: cache, Logger: log}
+			// As sweep does once its bars are loaded (see SweepMemory); a
+			// worker's arrive with its first unit.
+			restore := func() {}
+			defer func() { restore() }()
+			w.FirstBars = func() {
+				var limit int64
+				limit, restore = backtest.SweepMemory()
+				log.Info("garbage collector set for sweeps", "memory_limit", limit, "gogc_or_gomemlimit_set", os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "")
+			}
 			return w.Run(cmd.Context())
 		},
 	}

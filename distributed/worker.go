@@ -34,6 +34,13 @@ type Worker struct {
 	Logger *slog.Logger
 	// Started, when set, is called as a unit starts running.
 	Started func(Unit)
+	// FirstBars, when set, is called once, as soon as the bars of the
+	// worker's first unit have arrived and before that unit's runs start:
+	// the moment a program sizes its garbage collector to the live heap
+	// (backtest.SweepMemory), which the bars mostly are.
+	FirstBars func()
+
+	first sync.Once
 
 	mu    sync.Mutex
 	jobs  map[string]*prepared
@@ -195,6 +202,9 @@ func (w *Worker) run(ctx context.Context, u Unit) ([]backtest.SweepRun, error) {
 	data, err := w.barsOf(ctx, p.job.Bars)
 	if err != nil {
 		return nil, err
+	}
+	if w.FirstBars != nil {
+		w.first.Do(w.FirstBars)
 	}
 	spec, err := p.spec.WithData(data)
 	if err != nil {
