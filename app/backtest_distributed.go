@@ -82,18 +82,21 @@ func (q *queueFlags) sweep(cmd *cobra.Command, d deps, src source, spec backtest
 	}, dq.Close, nil
 }
 
-// walkForward returns nil without --queue, else the hook that runs each
-// window's in-sample sweep on the queue.
-func (q *queueFlags) walkForward(cmd *cobra.Command, d deps, src source, spec backtest.Spec, s search) (
-	func(context.Context, int, time.Time, time.Time, backtest.Spec, backtest.SweepOptions) ([]backtest.SweepRun, error), func(), error) {
+// walkForward returns nil hooks without --queue, else the hooks that run
+// each window's in-sample sweep and its runs of the best combination on
+// the queue (test is the out-of-sample length).
+func (q *queueFlags) walkForward(cmd *cobra.Command, d deps, src source, spec backtest.Spec, s search, test time.Duration) (
+	func(context.Context, int, time.Time, time.Time, backtest.Spec, backtest.SweepOptions) ([]backtest.SweepRun, error),
+	func(context.Context, int, backtest.Window, backtest.SweepRun) (*backtest.Result, *backtest.Result, error), func(), error) {
 	if q.url == "" {
-		return nil, func() {}, nil
+		return nil, nil, func() {}, nil
 	}
 	dq, job, err := q.start(cmd, d, src, spec, s)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return dq.WalkForwardSweep(job), dq.Close, nil
+	sweep, window := dq.WalkForward(job, test)
+	return sweep, window, dq.Close, nil
 }
 
 // start connects, stores the bars and the job (or resumes the job of

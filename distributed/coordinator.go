@@ -191,14 +191,6 @@ func parseKey(key, job string, stage int) (kind string, unit int, ok bool) {
 	return parts[0], n, parts[0] == "r" || parts[0] == "e"
 }
 
-// WalkForwardSweep is the hook of backtest.WalkForwardOptions.Sweep that
-// runs each window's in-sample sweep on the queue, window k as stage k+1.
-func (q *Queue) WalkForwardSweep(j *Job) func(ctx context.Context, window int, from, to time.Time, train backtest.Spec, o backtest.SweepOptions) ([]backtest.SweepRun, error) {
-	return func(ctx context.Context, window int, from, to time.Time, _ backtest.Spec, o backtest.SweepOptions) ([]backtest.SweepRun, error) {
-		return q.Sweep(ctx, j, window+1, from, to, o)
-	}
-}
-
 // Finished counts the units of a job whose results are stored, over all
 // its stages.
 func (q *Queue) Finished(ctx context.Context, id string) (int, error) {

@@ -32,6 +32,9 @@ const (
 	ResultsBucket = "spotbot-results"
 	// BarsBucket is the object store of bars, named by BarsHash.
 	BarsBucket = "spotbot-bars"
+	// RunsBucket is the object store of walk-forward windows' runs,
+	// <job>.w.<stage>: equity curves outgrow a key-value entry.
+	RunsBucket = "spotbot-runs"
 )
 
 // DefaultAckWait is how long a unit may go without a sign of life from
@@ -69,6 +72,7 @@ type Queue struct {
 	jobs    jetstream.KeyValue
 	results jetstream.KeyValue
 	bars    jetstream.ObjectStore
+	runs    jetstream.ObjectStore
 	ackWait time.Duration
 }
 
@@ -170,6 +174,9 @@ func setup(ctx context.Context, nc *nats.Conn, ackWait time.Duration) (*Queue, e
 	}
 	if q.bars, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: BarsBucket, Storage: jetstream.FileStorage}); err != nil {
 		return nil, fmt.Errorf("queue: object store %s: %w", BarsBucket, err)
+	}
+	if q.runs, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: RunsBucket, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("queue: object store %s: %w", RunsBucket, err)
 	}
 	return q, nil
 }

@@ -159,7 +159,14 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	if w.Started != nil {
 		w.Started(u)
 	}
-	runs, err := w.run(ctx, u)
+	var r result
+	var err error
+	if u.Kind == KindWindow {
+		r, err = w.runWindow(ctx, u)
+	} else {
+		r.Worker = w.Name
+		r.Runs, err = w.run(ctx, u)
+	}
 	if ctx.Err() != nil {
 		return // killed: the unit goes back to the queue
 	}
@@ -172,7 +179,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		_ = msg.NakWithDelay(min(q.ackWait, 10*time.Second))
 		return
 	}
-	b, err := json.Marshal(result{Worker: w.Name, Runs: runs})
+	b, err := json.Marshal(r)
 	if err != nil {
 		log.Error("worker: encode", "err", err)
 		_ = msg.Nak()
@@ -187,7 +194,11 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		// The result is stored: a redelivery is acknowledged unrun.
 		log.Warn("worker: acknowledge", "err", err)
 	}
-	log.Info("unit done", "runs", len(runs))
+	if u.Kind == KindWindow {
+		log.Info("window's runs done", "object", r.Object)
+		return
+	}
+	log.Info("unit done", "runs", len(r.Runs))
 }
 
 // run runs the unit's combinations, in combination order.
