@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/distributed"
+	"github.com/spotbot/spotbot/exchange"
 )
 
 // queueFlags are the flags of a NATS JetStream connection (docs/distributed.md).
@@ -130,6 +132,9 @@ func (q *queueFlags) start(cmd *cobra.Command, d deps, src source, spec backtest
 	verb := "queued"
 	if resumed {
 		verb = "resumed"
+	}
+	if !isTerminal(cmd.ErrOrStderr()) {
+		dq.OnProgress = newQueueProgress(cmd.ErrOrStderr(), fmt.Sprintf("%s job %s", s.Kind, id), d.clock).update
 	}
 	url := distributed.Redact(q.url)
 	fmt.Fprintf(cmd.ErrOrStderr(), "%s job %s %s on %s, %d runs per unit; if stopped, continue it with: %s attach %s --queue %s\n",
@@ -274,4 +279,34 @@ it was running then go to another worker after the acknowledgement wait.`,
 	fs.IntVar(&cache, "cache", 4, "bar sets kept in memory")
 	fs.DurationVar(&ackWait, "ack-wait", distributed.DefaultAckWait, "acknowledgement wait of the queue's consumer, when this worker creates it")
 	return c
+}
+
+// queueProgress logs a job's progress as plain lines when stderr is not a
+// terminal (a log file, a container's output): at most one every
+// queueProgressEvery on the injected clock, none before that much time has
+// passed, and none of a terminal bar's control characters.
+type queueProgress struct {
+	w     io.Writer
+	label string // "sweep job ID"
+	clock exchange.Clock
+	start time.Time
+	last  time.Time
+}
+
+// queueProgressEvery is the least time between two progress lines.
+const queueProgressEvery = 5 * time.Second
+
+func newQueueProgress(w io.Writer, label string, clock exchange.Clock) *queueProgress {
+	now := clock.Now()
+	return &queueProgress{w: w, label: label, clock: clock, start: now, last: now}
+}
+
+func (p *queueProgress) update(pr distributed.Progress) {
+	now := p.clock.Now()
+	if now.Sub(p.last) < queueProgressEvery {
+		return
+	}
+	p.last = now
+	fmt.Fprintf(p.w, "%s: %d/%d units, %d/%d runs, %s elapsed\n", p.label, pr.UnitsDone, pr.Units, pr.RunsDone, pr.Runs,
+		now.Sub(p.start).Round(time.Second))
 }

@@ -30,6 +30,7 @@ func (q *Queue) Sweep(ctx context.Context, j *Job, stage int, from, to time.Time
 	runs := make([]backtest.SweepRun, len(o.Combos))
 	done := make([]bool, len(all))
 	left := len(all)
+	q.track(len(all), len(o.Combos))
 	prefix := fmt.Sprintf("%s.%%s.%d.", j.ID, stage)
 	w, err := q.results.WatchFiltered(ctx, []string{fmt.Sprintf(prefix, "r") + "*", fmt.Sprintf(prefix, "e") + "*"})
 	if err != nil {
@@ -91,6 +92,7 @@ func (q *Queue) Sweep(ctx context.Context, j *Job, stage int, from, to time.Time
 		}
 		done[idx] = true
 		left--
+		q.advance(1, len(r.Runs))
 	}
 	backtest.SortRuns(runs)
 	return runs, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -74,6 +75,13 @@ type Queue struct {
 	bars    jetstream.ObjectStore
 	runs    jetstream.ObjectStore
 	ackWait time.Duration
+
+	// OnProgress, when set, is called (one call at a time) as the
+	// coordinator's stages are queued and as each unit's result is
+	// merged, with the totals over every stage of this connection.
+	OnProgress func(Progress)
+	mu         sync.Mutex
+	prog       Progress
 }
 
 // Connect connects to the server and creates the stream, consumer,

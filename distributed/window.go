@@ -26,6 +26,7 @@ func (q *Queue) WalkForward(j *Job, test time.Duration) (
 	sweep func(ctx context.Context, window int, from, to time.Time, train backtest.Spec, o backtest.SweepOptions) ([]backtest.SweepRun, error),
 	window func(ctx context.Context, n int, w backtest.Window, best backtest.SweepRun) (train, out *backtest.Result, err error)) {
 	sweep = func(ctx context.Context, n int, from, to time.Time, _ backtest.Spec, o backtest.SweepOptions) ([]backtest.SweepRun, error) {
+		q.track(1, 2) // the window's runs, counted from the start
 		runs, err := q.Sweep(ctx, j, n+1, from, to, o)
 		if err != nil || len(runs) == 0 || runs[0].Err != "" {
 			return runs, err // the walk-forward stops on a window whose every run failed
@@ -103,6 +104,7 @@ func (q *Queue) awaitWindow(ctx context.Context, j *Job, u Unit) (*backtest.Resu
 		if err != nil {
 			return nil, nil, fmt.Errorf("queue: job %s: window %d's out-of-sample run: %w", j.ID, u.Stage-1, err)
 		}
+		q.advance(1, 2)
 		return train, test, nil
 	}
 }

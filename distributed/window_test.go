@@ -90,6 +90,8 @@ func TestWalkForwardWindowsOnWorkers(t *testing.T) {
 			}}
 		wg.Go(func() { _ = w.Run(ctx) })
 	}
+	var last distributed.Progress
+	q.OnProgress = func(p distributed.Progress) { last = p }
 	sweep, window := q.WalkForward(j, test)
 	opts := backtest.WalkForwardOptions{Params: ps, Objective: obj, Train: train, Test: test, Sweep: sweep, Window: window}
 	got, err := backtest.WalkForward(t.Context(), coordSpec, opts)
@@ -100,6 +102,10 @@ func TestWalkForwardWindowsOnWorkers(t *testing.T) {
 	}
 	if a, b := wfJSON(t, got), wfJSON(t, local); a != b {
 		t.Fatalf("distributed walk-forward:\n%s\nlocal:\n%s", a, b)
+	}
+	// Each window: its sweep's 2 units of 2 runs and the unit of its 2 runs.
+	if n := len(local.Windows); last != (distributed.Progress{UnitsDone: 3 * n, Units: 3 * n, RunsDone: 6 * n, Runs: 6 * n}) {
+		t.Fatalf("progress %+v at the end, %d windows", last, n)
 	}
 	if n := coordBuilds.Load(); n != 0 {
 		t.Fatalf("the coordinator built %d strategies, want 0: a backtest ran on it", n)
