@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/distributed"
+	"github.com/spotbot/spotbot/exchange"
 )
 
 // queueFlags are the flags of a NATS JetStream connection (docs/distributed.md).
@@ -82,18 +84,21 @@ func (q *queueFlags) sweep(cmd *cobra.Command, d deps, src source, spec backtest
 	}, dq.Close, nil
 }
 
-// walkForward returns nil without --queue, else the hook that runs each
-// window's in-sample sweep on the queue.
-func (q *queueFlags) walkForward(cmd *cobra.Command, d deps, src source, spec backtest.Spec, s search) (
-	func(context.Context, int, time.Time, time.Time, backtest.Spec, backtest.SweepOptions) ([]backtest.SweepRun, error), func(), error) {
+// walkForward returns nil hooks without --queue, else the hooks that run
+// each window's in-sample sweep and its runs of the best combination on
+// the queue (test is the out-of-sample length).
+func (q *queueFlags) walkForward(cmd *cobra.Command, d deps, src source, spec backtest.Spec, s search, test time.Duration) (
+	func(context.Context, int, time.Time, time.Time, backtest.Spec, backtest.SweepOptions) ([]backtest.SweepRun, error),
+	func(context.Context, int, backtest.Window, backtest.SweepRun) (*backtest.Result, *backtest.Result, error), func(), error) {
 	if q.url == "" {
-		return nil, func() {}, nil
+		return nil, nil, func() {}, nil
 	}
 	dq, job, err := q.start(cmd, d, src, spec, s)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return dq.WalkForwardSweep(job), dq.Close, nil
+	sweep, window := dq.WalkForward(job, test)
+	return sweep, window, dq.Close, nil
 }
 
 // start connects, stores the bars and the job (or resumes the job of
@@ -127,6 +132,9 @@ func (q *queueFlags) start(cmd *cobra.Command, d deps, src source, spec backtest
 	verb := "queued"
 	if resumed {
 		verb = "resumed"
+	}
+	if !isTerminal(cmd.ErrOrStderr()) {
+		dq.OnProgress = newQueueProgress(cmd.ErrOrStderr(), fmt.Sprintf("%s job %s", s.Kind, id), d.clock).update
 	}
 	url := distributed.Redact(q.url)
 	fmt.Fprintf(cmd.ErrOrStderr(), "%s job %s %s on %s, %d runs per unit; if stopped, continue it with: %s attach %s --queue %s\n",
@@ -252,6 +260,15 @@ it was running then go to another worker after the acknowledgement wait.`,
 			defer dq.Close()
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 			w := &distributed.Worker{Queue: dq, Registry: d.reg, Name: name, Concurrency: concurrency, Cache: cache, Logger: log}
+			// As sweep does once its bars are loaded (see SweepMemory); a
+			// worker's arrive with its first unit.
+			restore := func() {}
+			defer func() { restore() }()
+			w.FirstBars = func() {
+				var limit int64
+				limit, restore = backtest.SweepMemory()
+				log.Info("garbage collector set for sweeps", "memory_limit", limit, "gogc_or_gomemlimit_set", os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "")
+			}
 			return w.Run(cmd.Context())
 		},
 	}
@@ -262,4 +279,34 @@ it was running then go to another worker after the acknowledgement wait.`,
 	fs.IntVar(&cache, "cache", 4, "bar sets kept in memory")
 	fs.DurationVar(&ackWait, "ack-wait", distributed.DefaultAckWait, "acknowledgement wait of the queue's consumer, when this worker creates it")
 	return c
+}
+
+// queueProgress logs a job's progress as plain lines when stderr is not a
+// terminal (a log file, a container's output): at most one every
+// queueProgressEvery on the injected clock, none before that much time has
+// passed, and none of a terminal bar's control characters.
+type queueProgress struct {
+	w     io.Writer
+	label string // "sweep job ID"
+	clock exchange.Clock
+	start time.Time
+	last  time.Time
+}
+
+// queueProgressEvery is the least time between two progress lines.
+const queueProgressEvery = 5 * time.Second
+
+func newQueueProgress(w io.Writer, label string, clock exchange.Clock) *queueProgress {
+	now := clock.Now()
+	return &queueProgress{w: w, label: label, clock: clock, start: now, last: now}
+}
+
+func (p *queueProgress) update(pr distributed.Progress) {
+	now := p.clock.Now()
+	if now.Sub(p.last) < queueProgressEvery {
+		return
+	}
+	p.last = now
+	fmt.Fprintf(p.w, "%s: %d/%d units, %d/%d runs, %s elapsed\n", p.label, pr.UnitsDone, pr.Units, pr.RunsDone, pr.Runs,
+		now.Sub(p.start).Round(time.Second))
 }

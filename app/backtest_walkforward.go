@@ -45,14 +45,14 @@ test length, and reports each window and the chained out-of-sample result.`,
 			// Many short-lived values over the loaded bars: see SweepMemory.
 			_, restore := backtest.SweepMemory()
 			defer restore()
-			sweep, closeQueue, err := q.walkForward(cmd, d, src, spec, search{Kind: distributed.KindWalkForward, Params: params, Objective: objective})
+			sweep, window, closeQueue, err := q.walkForward(cmd, d, src, spec, search{Kind: distributed.KindWalkForward, Params: params, Objective: objective}, test)
 			if err != nil {
 				return err
 			}
 			defer closeQueue()
 			started := d.clock.Now()
 			res, err := backtest.WalkForward(cmd.Context(), spec, backtest.WalkForwardOptions{Params: ps, Objective: obj,
-				Train: train, Test: test, Workers: workers, Sweep: sweep})
+				Train: train, Test: test, Workers: workers, Sweep: sweep, Window: window})
 			if err != nil {
 				return fmt.Errorf("%w (check --train and --test)", err)
 			}

@@ -27,6 +27,10 @@ type WalkForwardOptions struct {
 	// Sweep (a distributed queue does), every window's at once: window
 	// counts from 0, train is base cut to [from, to) as CutWindow cuts it.
 	Sweep func(ctx context.Context, window int, from, to time.Time, train Spec, o SweepOptions) ([]SweepRun, error)
+	// Window, when set, runs window n's two runs of its best combination
+	// (best, the in-sample sweep's first run) instead of WindowRuns (a
+	// distributed queue does, on a worker).
+	Window func(ctx context.Context, n int, w Window, best SweepRun) (train, test *Result, err error)
 }
 
 // Window is one step of a walk-forward: the best parameters of the
@@ -126,21 +130,16 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 			return nil, fmt.Errorf("walkforward: window %s: every run failed; first: %s", stamp(w.TrainFrom), runs[0].Err)
 		}
 		w.Best, w.TrainScore = runs[0].Params, runs[0].Score
-		best, err := RunBest(ctx, train, runs)
-		if err != nil {
-			return nil, fmt.Errorf("walkforward: window %s: in-sample run: %w", stamp(w.TrainFrom), err)
+		var best, res *Result
+		if o.Window != nil {
+			best, res, err = o.Window(ctx, n, w, runs[0])
+		} else {
+			best, res, err = WindowRuns(ctx, base, w, w.Best)
 		}
-		w.TrainCurve = best.Curve
-		test := withParams(base, w.Best)
-		warm, err := warmUp(test)
 		if err != nil {
 			return nil, err
 		}
-		test.Data = window(base.Data, w.TestFrom, w.TestTo, warm)
-		res, err := Run(ctx, test)
-		if err != nil {
-			return nil, fmt.Errorf("walkforward: window %s: %w", stamp(w.TestFrom), err)
-		}
+		w.TrainCurve = best.Curve
 		w.Test = res.Metrics
 		out.Windows = append(out.Windows, w)
 		if res.Curve.Len() == 0 {
@@ -175,6 +174,29 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 	out.Aggregate = Compute(ComputeInput{Curve: out.Curve, Exact: out.Exact, Exposed: out.Exposure, Trades: out.Trades, Fees: fees, Volume: volume,
 		BuyHoldPct: buyHoldPct(hold)})
 	return out, nil
+}
+
+// WindowRuns runs combination c on window w of base: over the in-sample
+// window (its curve is the report's) and over the out-of-sample window,
+// with the strategies' warm-up bars from just before it.
+func WindowRuns(ctx context.Context, base Spec, w Window, c Combo) (train, test *Result, err error) {
+	in := base
+	in.Data = CutWindow(base.Data, w.TrainFrom, w.TrainTo)
+	train, err = RunBest(ctx, in, []SweepRun{{Params: c}})
+	if err != nil {
+		return nil, nil, fmt.Errorf("walkforward: window %s: in-sample run: %w", stamp(w.TrainFrom), err)
+	}
+	out := withParams(base, c)
+	warm, err := warmUp(out)
+	if err != nil {
+		return nil, nil, err
+	}
+	out.Data = window(base.Data, w.TestFrom, w.TestTo, warm)
+	test, err = Run(ctx, out)
+	if err != nil {
+		return nil, nil, fmt.Errorf("walkforward: window %s: %w", stamp(w.TestFrom), err)
+	}
+	return train, test, nil
 }
 
 type sweepResult struct {

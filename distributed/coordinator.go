@@ -30,6 +30,7 @@ func (q *Queue) Sweep(ctx context.Context, j *Job, stage int, from, to time.Time
 	runs := make([]backtest.SweepRun, len(o.Combos))
 	done := make([]bool, len(all))
 	left := len(all)
+	q.track(len(all), len(o.Combos))
 	prefix := fmt.Sprintf("%s.%%s.%d.", j.ID, stage)
 	w, err := q.results.WatchFiltered(ctx, []string{fmt.Sprintf(prefix, "r") + "*", fmt.Sprintf(prefix, "e") + "*"})
 	if err != nil {
@@ -91,36 +92,88 @@ func (q *Queue) Sweep(ctx context.Context, j *Job, stage int, from, to time.Time
 		}
 		done[idx] = true
 		left--
+		q.advance(1, len(r.Runs))
 	}
 	backtest.SortRuns(runs)
 	return runs, nil
 }
 
 // publish queues every unit not done and not in the stream (a unit
-// stays in the work-queue stream until a worker acknowledges it). The
+// stays in the work-queue stream until a worker acknowledges it). One
+// request lists the units in the stream; the others are published
+// asynchronously and their acknowledgements awaited together (in batches
+// of publishBatch, the client's bound on pending publications). The
 // message id makes a second publication within two minutes a no-op; a
 // later duplicate is run by nobody: the worker finds its result stored.
 func (q *Queue) publish(ctx context.Context, all []Unit, done []bool) error {
+	if len(all) == 0 {
+		return nil
+	}
+	queued, err := q.queued(ctx, all[0])
+	if err != nil {
+		return err
+	}
+	var acks []jetstream.PubAckFuture
+	var ids []string
+	wait := func() error {
+		select {
+		case <-q.js.PublishAsyncComplete():
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		for i, a := range acks {
+			select {
+			case <-a.Ok():
+			case err := <-a.Err():
+				return fmt.Errorf("queue: publish unit %s: %w", ids[i], err)
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		acks, ids = acks[:0], ids[:0]
+		return nil
+	}
 	for i, u := range all {
-		if done[i] {
+		if done[i] || queued[u.subject()] {
 			continue
-		}
-		_, err := q.stream.GetLastMsgForSubject(ctx, u.subject())
-		if err == nil {
-			continue
-		}
-		if !errors.Is(err, jetstream.ErrMsgNotFound) {
-			return fmt.Errorf("queue: look up unit %s: %w", u.id(), err)
 		}
 		b, err := json.Marshal(u)
 		if err != nil {
 			return err
 		}
-		if _, err := q.js.Publish(ctx, u.subject(), b, jetstream.WithMsgID(u.id())); err != nil {
+		a, err := q.js.PublishAsync(u.subject(), b, jetstream.WithMsgID(u.id()))
+		if err != nil {
 			return fmt.Errorf("queue: publish unit %s: %w", u.id(), err)
 		}
+		acks, ids = append(acks, a), append(ids, u.id())
+		if len(acks) == publishBatch {
+			if err := wait(); err != nil {
+				return err
+			}
+		}
 	}
-	return nil
+	return wait()
+}
+
+// publishBatch bounds the publications awaiting their acknowledgement,
+// below the client's default of 4,000 pending.
+const publishBatch = 1000
+
+// queued is the set of subjects of u's job and stage with a unit in the
+// stream, in one request.
+func (q *Queue) queued(ctx context.Context, u Unit) (map[string]bool, error) {
+	filter := fmt.Sprintf("%s.%s.%d.*", UnitsSubject, u.Job, u.Stage)
+	info, err := q.stream.Info(ctx, jetstream.WithSubjectFilter(filter))
+	if err != nil {
+		return nil, fmt.Errorf("queue: look up the queued units of %s: %w", u.Job, err)
+	}
+	out := make(map[string]bool, len(info.State.Subjects))
+	for s, n := range info.State.Subjects {
+		if n > 0 {
+			out[s] = true
+		}
+	}
+	return out, nil
 }
 
 // parseKey reads <job>.<kind>.<stage>.<unit>.
@@ -138,14 +191,6 @@ func parseKey(key, job string, stage int) (kind string, unit int, ok bool) {
 		return "", 0, false
 	}
 	return parts[0], n, parts[0] == "r" || parts[0] == "e"
-}
-
-// WalkForwardSweep is the hook of backtest.WalkForwardOptions.Sweep that
-// runs each window's in-sample sweep on the queue, window k as stage k+1.
-func (q *Queue) WalkForwardSweep(j *Job) func(ctx context.Context, window int, from, to time.Time, train backtest.Spec, o backtest.SweepOptions) ([]backtest.SweepRun, error) {
-	return func(ctx context.Context, window int, from, to time.Time, _ backtest.Spec, o backtest.SweepOptions) ([]backtest.SweepRun, error) {
-		return q.Sweep(ctx, j, window+1, from, to, o)
-	}
 }
 
 // Finished counts the units of a job whose results are stored, over all

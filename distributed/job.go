@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -179,24 +180,54 @@ func (q *Queue) Job(ctx context.Context, id string) (*Job, error) {
 // Unit is one message of the work queue: runs [Lo, Hi) of the job's
 // combinations, over the bars cut to [From, To) when To is set (a
 // walk-forward window; Stage counts windows from 1, 0 is a plain sweep).
+// A unit of Kind KindWindow is a walk-forward window's two runs of its
+// best combination Lo (backtest.WindowRuns): in-sample over [From, To),
+// out-of-sample over [To, TestTo).
 type Unit struct {
-	Job   string    `json:"job"`
-	Stage int       `json:"stage"`
-	Index int       `json:"unit"`
-	Lo    int       `json:"lo"`
-	Hi    int       `json:"hi"`
-	From  time.Time `json:"from,omitzero"`
-	To    time.Time `json:"to,omitzero"`
+	Job    string    `json:"job"`
+	Kind   string    `json:"kind,omitempty"`
+	Stage  int       `json:"stage"`
+	Index  int       `json:"unit"`
+	Lo     int       `json:"lo"`
+	Hi     int       `json:"hi"`
+	From   time.Time `json:"from,omitzero"`
+	To     time.Time `json:"to,omitzero"`
+	TestTo time.Time `json:"test_to,omitzero"`
+}
+
+// KindWindow is the Kind of a unit of a walk-forward window's runs of its
+// best combination; the units of sweeps have none.
+const KindWindow = "window"
+
+// tail is what ends the unit's subject and message id: its index, or w
+// for a window's runs.
+func (u Unit) tail() string {
+	if u.Kind == KindWindow {
+		return "w"
+	}
+	return strconv.Itoa(u.Index)
 }
 
 func (u Unit) subject() string {
-	return fmt.Sprintf("%s.%s.%d.%d", UnitsSubject, u.Job, u.Stage, u.Index)
+	return fmt.Sprintf("%s.%s.%d.%s", UnitsSubject, u.Job, u.Stage, u.tail())
 }
-func (u Unit) id() string { return fmt.Sprintf("%s.%d.%d", u.Job, u.Stage, u.Index) }
+func (u Unit) id() string { return fmt.Sprintf("%s.%d.%s", u.Job, u.Stage, u.tail()) }
+
+// resultKey and errorKey are <job>.r.<stage>.<unit> and
+// <job>.e.<stage>.<unit>, or <job>.w.<stage> and <job>.we.<stage> for a
+// window's runs (whose result names an object in RunsBucket).
 func (u Unit) resultKey() string {
+	if u.Kind == KindWindow {
+		return fmt.Sprintf("%s.w.%d", u.Job, u.Stage)
+	}
 	return fmt.Sprintf("%s.r.%d.%d", u.Job, u.Stage, u.Index)
 }
-func (u Unit) errorKey() string { return fmt.Sprintf("%s.e.%d.%d", u.Job, u.Stage, u.Index) }
+func (u Unit) errorKey() string {
+	if u.Kind == KindWindow {
+		return fmt.Sprintf("%s.we.%d", u.Job, u.Stage)
+	}
+	return fmt.Sprintf("%s.e.%d.%d", u.Job, u.Stage, u.Index)
+}
 
 // result is what a worker stores for a unit before acknowledging it.
 type result struct {
@@ -204,6 +235,8 @@ type result struct {
 	Runs   []backtest.SweepRun `json:"runs"`
 	// Error is a unit the worker could not run (stored under errorKey).
 	Error string `json:"error,omitempty"`
+	// Object names a window's runs in RunsBucket.
+	Object string `json:"object,omitempty"`
 }
 
 // units splits n runs into units of size.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -32,6 +33,9 @@ const (
 	ResultsBucket = "spotbot-results"
 	// BarsBucket is the object store of bars, named by BarsHash.
 	BarsBucket = "spotbot-bars"
+	// RunsBucket is the object store of walk-forward windows' runs,
+	// <job>.w.<stage>: equity curves outgrow a key-value entry.
+	RunsBucket = "spotbot-runs"
 )
 
 // DefaultAckWait is how long a unit may go without a sign of life from
@@ -69,7 +73,15 @@ type Queue struct {
 	jobs    jetstream.KeyValue
 	results jetstream.KeyValue
 	bars    jetstream.ObjectStore
+	runs    jetstream.ObjectStore
 	ackWait time.Duration
+
+	// OnProgress, when set, is called (one call at a time) as the
+	// coordinator's stages are queued and as each unit's result is
+	// merged, with the totals over every stage of this connection.
+	OnProgress func(Progress)
+	mu         sync.Mutex
+	prog       Progress
 }
 
 // Connect connects to the server and creates the stream, consumer,
@@ -170,6 +182,9 @@ func setup(ctx context.Context, nc *nats.Conn, ackWait time.Duration) (*Queue, e
 	}
 	if q.bars, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: BarsBucket, Storage: jetstream.FileStorage}); err != nil {
 		return nil, fmt.Errorf("queue: object store %s: %w", BarsBucket, err)
+	}
+	if q.runs, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: RunsBucket, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("queue: object store %s: %w", RunsBucket, err)
 	}
 	return q, nil
 }

@@ -34,6 +34,13 @@ type Worker struct {
 	Logger *slog.Logger
 	// Started, when set, is called as a unit starts running.
 	Started func(Unit)
+	// FirstBars, when set, is called once, as soon as the bars of the
+	// worker's first unit have arrived and before that unit's runs start:
+	// the moment a program sizes its garbage collector to the live heap
+	// (backtest.SweepMemory), which the bars mostly are.
+	FirstBars func()
+
+	first sync.Once
 
 	mu    sync.Mutex
 	jobs  map[string]*prepared
@@ -152,7 +159,14 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	if w.Started != nil {
 		w.Started(u)
 	}
-	runs, err := w.run(ctx, u)
+	var r result
+	var err error
+	if u.Kind == KindWindow {
+		r, err = w.runWindow(ctx, u)
+	} else {
+		r.Worker = w.Name
+		r.Runs, err = w.run(ctx, u)
+	}
 	if ctx.Err() != nil {
 		return // killed: the unit goes back to the queue
 	}
@@ -165,7 +179,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		_ = msg.NakWithDelay(min(q.ackWait, 10*time.Second))
 		return
 	}
-	b, err := json.Marshal(result{Worker: w.Name, Runs: runs})
+	b, err := json.Marshal(r)
 	if err != nil {
 		log.Error("worker: encode", "err", err)
 		_ = msg.Nak()
@@ -180,7 +194,11 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		// The result is stored: a redelivery is acknowledged unrun.
 		log.Warn("worker: acknowledge", "err", err)
 	}
-	log.Info("unit done", "runs", len(runs))
+	if u.Kind == KindWindow {
+		log.Info("window's runs done", "object", r.Object)
+		return
+	}
+	log.Info("unit done", "runs", len(r.Runs))
 }
 
 // run runs the unit's combinations, in combination order.
@@ -195,6 +213,9 @@ func (w *Worker) run(ctx context.Context, u Unit) ([]backtest.SweepRun, error) {
 	data, err := w.barsOf(ctx, p.job.Bars)
 	if err != nil {
 		return nil, err
+	}
+	if w.FirstBars != nil {
+		w.first.Do(w.FirstBars)
 	}
 	spec, err := p.spec.WithData(data)
 	if err != nil {
