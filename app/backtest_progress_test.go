@@ -52,7 +52,7 @@ func TestDistributedWalkForwardLogsProgress(t *testing.T) {
 	var out, errOut bytes.Buffer
 	c := &stepClock{now: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), step: time.Second}
 	code := Execute(t.Context(), newBacktest("backtest", testDeps(nil, c, nil)), []string{"walkforward", "--param", "fast=5,10",
-		"--param", "slow=30,50", "--train", "60d", "--test", "30d", "--no-store", "--queue", url, "--job", "wfprog", "--unit-size", "2"}, &out, &errOut)
+		"--param", "slow=30,50", "--train", "60d", "--test", "30d", "--no-store", "--out", t.TempDir(), "--queue", url, "--job", "wfprog", "--unit-size", "2"}, &out, &errOut)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
