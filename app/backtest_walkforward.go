@@ -66,8 +66,8 @@ test length, and reports each window and the chained out-of-sample result.`,
 				return err
 			}
 			m := res.Aggregate
-			fmt.Fprintf(stdout, "\nout of sample, chained: return %.2f%%, sharpe %.3f, max drawdown %.2f%%, %d trades, equity %s → %s\n",
-				m.ReturnPct, m.Sharpe, m.MaxDrawdownPct, m.Trades, m.EquityStart, m.EquityFinal)
+			fmt.Fprintf(stdout, "\nout of sample, chained: return %.2f%% (buy and hold %.2f%%), sharpe %.3f, max drawdown %.2f%%, %d trades, equity %s → %s\n",
+				m.ReturnPct, m.BuyHoldPct, m.Sharpe, m.MaxDrawdownPct, m.Trades, m.EquityStart, m.EquityFinal)
 			if err := writeWalkForwardReports(cmd.Context(), d, c.Report, instancesTitle(c), res, stdout); err != nil {
 				return err
 			}
