@@ -177,8 +177,16 @@ func (j *jobRun) runWith(ctx context.Context, st *store.Store, sc strategy.Confi
 	if env.simulated {
 		port.token = dustToken
 	}
+	// The gate checks a simulated account's buys as the simulator of
+	// the sim section locks them (its fees in the quote asset).
+	var fill session.Fill
+	if env.simulated {
+		if fill, err = session.FillFromConfig(cfg.Sim); err != nil {
+			return fmt.Errorf("jobs run: %w", err)
+		}
+	}
 	rt, _, err := session.NewRuntime(session.Options{Instances: []strategy.Config{sc}, Registry: j.reg, Port: port,
-		Events: env.events, Journal: jr, Clock: env.clock, Logger: j.log, Risk: cfg.Risk, Quote: cfg.Account.Quote,
+		Events: env.events, Journal: jr, Clock: env.clock, Logger: j.log, Risk: cfg.Risk, Fill: fill, Quote: cfg.Account.Quote,
 		BaseInterval: env.base, MergeGaps: cfg.Data.MergeGaps()})
 	if err != nil {
 		return fmt.Errorf("jobs run: %w", err)

@@ -177,7 +177,7 @@ func New(opts Options) (*Bot, error) {
 		locks = opts.Store
 	}
 	b.rt, b.gate, err = session.NewRuntime(session.Options{Instances: c.Strategies, Registry: opts.Registry, Port: b.guard,
-		Events: b.guard.eventSource(), Journal: b.jr, Clock: rtClock, Logger: b.log, Risk: c.Risk, Gate: gopts,
+		Events: b.guard.eventSource(), Journal: b.jr, Clock: rtClock, Logger: b.log, Risk: c.Risk, Gate: gopts, Fill: b.fill,
 		Quote: c.Account.Quote, BaseInterval: base, MergeGaps: c.Data.MergeGaps(), ScheduleGrace: grace, Locks: locks})
 	if err != nil {
 		return nil, fmt.Errorf("daemon: %w", err)

@@ -127,6 +127,7 @@ type Gate struct {
 	limits     Limits
 	budget     *exchange.Budget
 	budgetMode BudgetMode
+	quoteFees  bool // a buy's funds must cover its fee in the quote asset
 
 	mu        sync.Mutex
 	killed    string // reason, empty while trading is allowed
@@ -145,6 +146,18 @@ type Option func(*Gate)
 // port draws from (without drawing: the port draws when it sends).
 func WithBudget(b *exchange.Budget, mode BudgetMode) Option {
 	return func(g *Gate) { g.budget, g.budgetMode = b, mode }
+}
+
+// WithQuoteFees tells the gate that the exchange charges a buyer's fee in
+// the quote asset and locks it with the order (the simulator's
+// sim.fee_asset: quote): the free-balance check of a priced or
+// quantity-sized buy then counts its notional plus the most its fee can be
+// (exchange.SymbolInfo.MaxQuoteFee), as the simulator locks it. A
+// quote-sized market buy (quoteOrderQty) is checked by its amount alone:
+// the exchange spends that amount on the asset and the fee together. The
+// portfolio limits keep valuing the notional without the fee.
+func WithQuoteFees() Option {
+	return func(g *Gate) { g.quoteFees = true }
 }
 
 // New returns a gate with the given limits.
@@ -225,7 +238,16 @@ func (g *Gate) checkBalance(o exchange.NewOrder, info *exchange.SymbolInfo, v Vi
 		}
 		return nil
 	}
-	if free := v.Free(info.QuoteAsset); notional.GreaterThan(free) {
+	free := v.Free(info.QuoteAsset)
+	if g.quoteFees && !(o.Type == exchange.TypeMarket && o.QuoteOrderQty.IsPositive()) {
+		fee := info.MaxQuoteFee(notional)
+		if notional.Add(fee).GreaterThan(free) {
+			return reject(RuleBalance, exchange.CodeInsufficientPosition, "buy for %s %s and up to %s %s in fees but only %s free",
+				notional, info.QuoteAsset, fee, info.QuoteAsset, free)
+		}
+		return nil
+	}
+	if notional.GreaterThan(free) {
 		return reject(RuleBalance, exchange.CodeInsufficientPosition, "buy for %s %s but only %s free", notional, info.QuoteAsset, free)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/spotbot/spotbot/exchange"
@@ -29,6 +30,11 @@ type Options struct {
 	// live session waits on the client's rate budget).
 	Risk risk.Limits
 	Gate []risk.Option
+	// Fill is the simulated exchange's fill model when Port is the
+	// simulator (zero for a live exchange). The gate checks a buy's funds
+	// as the simulator locks them: with QuoteFees (sim.fee_asset: quote)
+	// it counts the buy's fee too (risk.WithQuoteFees).
+	Fill Fill
 	// Quote is the asset equity is measured in; the runtime values the
 	// account only when a limit needs it (the kill switch).
 	Quote string
@@ -53,7 +59,7 @@ func NewRuntime(o Options) (*strategy.Runtime, *risk.Gate, error) {
 	if o.Registry == nil {
 		return nil, nil, errors.New("a strategy registry is required")
 	}
-	gate, err := risk.New(o.Risk, o.Gate...)
+	gate, err := risk.New(o.Risk, append(slices.Clip(o.Gate), o.Fill.gateOptions()...)...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("risk: %w", err)
 	}

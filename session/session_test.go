@@ -29,6 +29,7 @@ type probe struct {
 	warm  int
 	seen  []string
 	fills []string
+	errs  []string // the refusals of its orders
 	buy   bool
 }
 
@@ -43,6 +44,9 @@ func (p *probe) OnKline(ctx strategy.Context, b strategy.Bar) error {
 	p.buy = true
 	_, err := ctx.Place(exchange.NewOrder{Symbol: b.Symbol, Side: exchange.SideBuy, Type: exchange.TypeMarket,
 		Quantity: decimal.NewFromInt(1)})
+	if err != nil {
+		p.errs = append(p.errs, err.Error())
+	}
 	return err
 }
 
@@ -69,7 +73,7 @@ func run(t *testing.T, p *probe, iv string, fill session.Fill, bars []exchange.K
 	reg := strategy.NewRegistry()
 	reg.Register("probe", func(strategy.Config) (strategy.Strategy, error) { return p, nil })
 	clock := session.NewSimClock(t0)
-	rt, _, err := session.NewRuntime(session.Options{Registry: reg, Port: x.Master(), Events: x.Master(),
+	rt, _, err := session.NewRuntime(session.Options{Registry: reg, Port: x.Master(), Events: x.Master(), Fill: fill,
 		Journal: strategy.NewMemoryJournal(), Clock: clock, BaseInterval: exchange.Interval60m,
 		Instances: []strategy.Config{{Name: "probe", ID: "p", Symbols: []string{"BTCUSDT"}, Interval: iv}}})
 	if err != nil {
@@ -154,4 +158,24 @@ func TestReplayRefusesBarsOutOfOrder(t *testing.T) {
 	if want := "session: BTCUSDT bar 2 at 2024-03-01T01:00:00Z is not after the bar before it"; err == nil || err.Error() != want {
 		t.Errorf("err %v, want %q", err, want)
 	}
+}
+
+// NewRuntime tells the gate of the fill model's quote fees (Options.Fill):
+// 1 BTC at market with the last price 999.5 is worth 999.5 of the 1000
+// USDT free, and its fee in the quote asset may be 0.1% of that, 0.9995,
+// so with sim.fee_asset: quote the gate refuses it by rule balance, where
+// the exchange would have refused it for funds. With fees in the asset
+// received the same buy fills at the next open and pays 0.001 BTC.
+func TestQuoteFeesReachTheGate(t *testing.T) {
+	t.Parallel()
+	bars := []exchange.Kline{bar(0, "999.5"), bar(1, "999.5"), bar(2, "999.5")}
+	p := &probe{}
+	run(t, p, "1h", session.Fill{QuoteFees: true}, bars)
+	check(t, "refusals", p.errs, "risk: balance: buy for 999.5 USDT and up to 0.9995 USDT in fees but only 1000 free (exchange code 30004)")
+	check(t, "fills", p.fills)
+
+	p = &probe{}
+	run(t, p, "1h", session.Fill{}, bars)
+	check(t, "refusals", p.errs)
+	check(t, "fills", p.fills, "BUY 1 at 999.5 fee 0.001 BTC, 01:00")
 }

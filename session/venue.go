@@ -13,6 +13,7 @@ import (
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
+	"github.com/spotbot/spotbot/risk"
 )
 
 // Fill is the simulated exchange's fill model and fees: the typed form of
@@ -81,6 +82,16 @@ func FillFromConfig(c config.Sim) (Fill, error) {
 	return Fill{Touch: c.Fill == config.FillTouch, AtSignalClose: c.Market == config.MarketClose,
 		SlippageBps: c.SlippageBps, SlippageTicks: c.SlippageTicks, MakerFee: c.MakerFee, TakerFee: c.TakerFee,
 		RateLimits: c.RateLimits, TokenFees: c.TokenFees, QuoteFees: c.FeeAsset == config.FeeQuote}, nil
+}
+
+// gateOptions are the risk gate's options that make it check orders as
+// this fill model's exchange accepts them: the one place the gate learns
+// of the fill model.
+func (f Fill) gateOptions() []risk.Option {
+	if f.QuoteFees {
+		return []risk.Option{risk.WithQuoteFees()}
+	}
+	return nil
 }
 
 // Venue describes a simulated exchange to build.

@@ -14,7 +14,7 @@ var (
 )
 
 // defaultCommissionScale is used when a symbol gives no commission precision.
-const defaultCommissionScale = 8
+const defaultCommissionScale = exchange.DefaultCommissionScale
 
 // crossesLast reports whether a priced order would take from the bar-driven
 // market at the last price.
@@ -235,15 +235,14 @@ func (x *Exchange) lockFor(m *market, o *order) (string, amount) {
 // withBuyFee adds to a buy's lock the most its fee can be when fees are
 // charged in the quote asset (Options.QuoteFees): the notional at the
 // higher of the symbol's rates, rounded up to the quote commission
-// precision. Without quote fees the buyer pays in the base asset it
+// precision (exchange.SymbolInfo.MaxQuoteFee, the formula the risk gate
+// checks with risk.WithQuoteFees). Without quote fees the buyer pays in the base asset it
 // receives, and the lock is the notional alone.
 func (x *Exchange) withBuyFee(m *market, notional amount) amount {
 	if !x.opts.QuoteFees {
 		return notional
 	}
-	r := decimal.Max(m.info.MakerCommission, m.info.TakerCommission)
-	fee := notional.dec().Mul(r).RoundUp(scale(m.info.QuoteCommissionPrecision))
-	return notional.add(amountOf(fee))
+	return notional.add(amountOf(m.info.MaxQuoteFee(notional.dec())))
 }
 
 // wouldTake reports whether a priced order matches a resting order or the
@@ -476,12 +475,8 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 	}
 }
 
-func scale(p int) int32 {
-	if p <= 0 {
-		return defaultCommissionScale
-	}
-	return int32(p)
-}
+// scale is the decimals a commission of that precision is rounded to.
+func scale(p int) int32 { return exchange.CommissionScale(p) }
 
 // fee returns the commission of a trade of qty worth quote at the
 // commission rate, and its asset: in the token at a discount when the
