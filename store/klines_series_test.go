@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -88,5 +89,47 @@ func TestKlineSeriesGaps(t *testing.T) {
 	_, err = s.KlineSeries(t.Context(), "BTCUSDT", exchange.Interval1m, time.Time{}, all[1000].OpenTime)
 	if want := "store: klines of BTCUSDT 1m: the bar at 1609471201000: open_time: 1609471201000 (2021-01-01T03:20:01Z) is not on a 1m boundary"; err == nil || err.Error() != want {
 		t.Errorf("off boundary: %v\nwant %s", err, want)
+	}
+}
+
+// The bars come back in time order however they were inserted: backwards,
+// in scattered batches, between other series' bars.
+func TestKlineSeriesOrder(t *testing.T) {
+	t.Parallel()
+	s, err := Open(t.Context(), Memory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ks := distinctKlines(2*klinePage + 300)
+	want, err := marketdata.FromKlines("BTCUSDT", exchange.Interval1m, ks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Batches of 1,000 bars inserted last first, each batch backwards,
+	// with another symbol's and another interval's bars in between.
+	for hi := len(ks); hi > 0; hi -= 1000 {
+		batch := append([]exchange.Kline(nil), ks[max(hi-1000, 0):hi]...)
+		slices.Reverse(batch)
+		for _, sym := range []string{"BTCUSDT", "ETHUSDT", "ADAUSDT"} {
+			if _, err := s.InsertKlines(t.Context(), sym, exchange.Interval1m, batch); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.InsertKlines(t.Context(), "BTCUSDT", exchange.Interval5m, batch[:1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ser, err := s.KlineSeries(t.Context(), "BTCUSDT", exchange.Interval1m, time.Time{}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ser.Len() != len(ks) || ser.HashString() != want.HashString() {
+		t.Fatalf("%d bars, hash %s, want %d and %s", ser.Len(), ser.HashString(), len(ks), want.HashString())
+	}
+	for _, i := range []int{0, 999, 1000, klinePage, len(ks) - 1} {
+		if ser.OpenMs(i) != ks[i].OpenTime.UnixMilli() || !ser.Decimal(marketdata.Close, i).Equal(ks[i].Close) {
+			t.Errorf("bar %d opens %d closing at %s, want %d and %s", i, ser.OpenMs(i), ser.Decimal(marketdata.Close, i), ks[i].OpenTime.UnixMilli(), ks[i].Close)
+		}
 	}
 }
