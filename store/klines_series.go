@@ -135,7 +135,7 @@ func (s *Store) klineWindow(ctx context.Context, symbol string, iv exchange.Inte
 	}
 	w.text = nil
 	w.err = s.r.QueryRowContext(ctx, `SELECT group_concat(open_ms || ',' || ohlcv, char(10))
-		FROM (SELECT open_ms, ohlcv FROM klines WHERE symbol = ? AND interval = ? AND open_ms >= ? AND open_ms < ? ORDER BY open_ms)`,
+		FROM klines WHERE symbol = ? AND interval = ? AND open_ms >= ? AND open_ms < ?`,
 		symbol, string(iv), lo, hi).Scan(&w.text)
 	return w
 }
