@@ -150,33 +150,53 @@ func appendWindow(b *marketdata.Builder, w klineWindow, ivMs int64) error {
 	}
 	page, ms := w.text, w.first
 	for len(page) > 0 {
-		line := page
-		if j := bytes.IndexByte(page, '\n'); j >= 0 {
-			line, page = page[:j], page[j+1:]
-		} else {
-			page = nil
-		}
-		rest := line
+		// The fields up to the volume, then the rest of the line (the
+		// quote volume, not kept): each byte is looked at once. A line
+		// short of values shows as a field holding a line break, which
+		// no number parses; badLine words it.
+		start, rest := page, page
 		for i := skip; i < len(f); i++ {
 			j := bytes.IndexByte(rest, ',')
 			if j < 0 {
-				return fmt.Errorf("the bar %q has %d values, want 6", line, i+1-skip)
+				return badLine(start, skip)
 			}
 			f[i], rest = rest[:j], rest[j+1:]
+		}
+		if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+			page = rest[j+1:]
+		} else {
+			page = nil
 		}
 		if !w.gapless {
 			ms = 0
 			for _, c := range f[0] {
 				if c < '0' || c > '9' {
-					return fmt.Errorf("the bar %q has no open time", line)
+					return badLine(start, skip)
 				}
 				ms = ms*10 + int64(c-'0')
 			}
 		}
 		if err := b.Append(ms, f[1], f[2], f[3], f[4], f[5]); err != nil {
+			if bytes.IndexByte(start[:len(start)-len(rest)], '\n') >= 0 {
+				return badLine(start, skip)
+			}
 			return fmt.Errorf("the bar at %d: %w", ms, err)
 		}
 		ms += ivMs
 	}
 	return nil
+}
+
+// badLine words what is wrong with the first line of text, a window's
+// line that did not parse: too few values (the open time not counted),
+// or no open time (skip is 1 when the lines leave the open time out).
+func badLine(text []byte, skip int) error {
+	line := text
+	if j := bytes.IndexByte(text, '\n'); j >= 0 {
+		line = text[:j]
+	}
+	if n := bytes.Count(line, []byte{','}) + skip; n < 6 {
+		return fmt.Errorf("the bar %q has %d values, want 6", line, n)
+	}
+	return fmt.Errorf("the bar %q has no open time", line)
 }

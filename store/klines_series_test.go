@@ -133,3 +133,30 @@ func TestKlineSeriesOrder(t *testing.T) {
 		}
 	}
 }
+
+// A window's line that does not parse is named with what is wrong.
+func TestAppendWindowBadLines(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		text    string
+		gapless bool
+		want    string
+	}{
+		{"1,2,1,1,1,0\n1,2,1\n", true, `the bar "1,2,1" has 3 values, want 6`},
+		{"1,2,1,1,1,0\n1,2", true, `the bar "1,2" has 2 values, want 6`},
+		{"60000,1,2,1,1,1,0\n120000,1,2,1\n180000,1,2,1,1,1,0\n", false, `the bar "120000,1,2,1" has 3 values, want 6`},
+		{"6x000,1,2,1,1,1,0\n", false, `the bar "6x000,1,2,1,1,1,0" has no open time`},
+		{"60000,1,2,1,1,-1,0\n", false, `the bar at 60000: volume: -1 is negative`},
+	} {
+		b := marketdata.NewBuilder("X", exchange.Interval1m, 4)
+		err := appendWindow(b, klineWindow{text: []byte(tt.text), gapless: tt.gapless, first: 60000}, 60000)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%q: %v\nwant %s", tt.text, err, tt.want)
+		}
+	}
+	b := marketdata.NewBuilder("X", exchange.Interval1m, 4)
+	if err := appendWindow(b, klineWindow{text: []byte("1,2,1,1.5,1,0,extra\n1.5,2,1,2,3,0"), gapless: true, first: 60000}, 60000); err != nil ||
+		b.Series().Len() != 2 || b.Series().OpenMs(1) != 120000 || b.Series().Decimal(marketdata.Volume, 1).String() != "3" {
+		t.Errorf("good lines: %v", err)
+	}
+}
