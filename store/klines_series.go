@@ -3,8 +3,10 @@ package store
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
+	"unsafe"
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
@@ -97,8 +99,8 @@ func (s *Store) KlineSeries(ctx context.Context, symbol string, iv exchange.Inte
 
 // klineWindow is the bars of a time window as SQLite joined them.
 type klineWindow struct {
-	text    []byte // "open_ms,ohlcv" lines, or "ohlcv" lines when gapless
-	gapless bool   // the open times step by the interval from first
+	text    sql.NullString // "open_ms,ohlcv" lines, or "ohlcv" lines when gapless
+	gapless bool           // the open times step by the interval from first
 	first   int64
 	err     error
 }
@@ -133,7 +135,7 @@ func (s *Store) klineWindow(ctx context.Context, symbol string, iv exchange.Inte
 			return w
 		}
 	}
-	w.text = nil
+	w.text = sql.NullString{}
 	w.err = s.r.QueryRowContext(ctx, `SELECT group_concat(open_ms || ',' || ohlcv, char(10))
 		FROM klines WHERE symbol = ? AND interval = ? AND open_ms >= ? AND open_ms < ?`,
 		symbol, string(iv), lo, hi).Scan(&w.text)
@@ -148,7 +150,10 @@ func appendWindow(b *marketdata.Builder, w klineWindow, ivMs int64) error {
 	if w.gapless {
 		skip = 1
 	}
-	page, ms := w.text, w.first
+	// The driver hands the joined text over as a string; scanning it
+	// into a []byte would copy a window's megabytes once more. It is only
+	// read here, and the builder copies what it keeps into integers.
+	page, ms := unsafe.Slice(unsafe.StringData(w.text.String), len(w.text.String)), w.first
 	for len(page) > 0 {
 		// The fields up to the volume, then the rest of the line (the
 		// quote volume, not kept): each byte is looked at once. A line

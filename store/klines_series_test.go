@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"slices"
 	"testing"
 	"time"
@@ -149,13 +150,13 @@ func TestAppendWindowBadLines(t *testing.T) {
 		{"60000,1,2,1,1,-1,0\n", false, `the bar at 60000: volume: -1 is negative`},
 	} {
 		b := marketdata.NewBuilder("X", exchange.Interval1m, 4)
-		err := appendWindow(b, klineWindow{text: []byte(tt.text), gapless: tt.gapless, first: 60000}, 60000)
+		err := appendWindow(b, klineWindow{text: sql.NullString{String: tt.text, Valid: true}, gapless: tt.gapless, first: 60000}, 60000)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("%q: %v\nwant %s", tt.text, err, tt.want)
 		}
 	}
 	b := marketdata.NewBuilder("X", exchange.Interval1m, 4)
-	if err := appendWindow(b, klineWindow{text: []byte("1,2,1,1.5,1,0,extra\n1.5,2,1,2,3,0"), gapless: true, first: 60000}, 60000); err != nil ||
+	if err := appendWindow(b, klineWindow{text: sql.NullString{String: "1,2,1,1.5,1,0,extra\n1.5,2,1,2,3,0", Valid: true}, gapless: true, first: 60000}, 60000); err != nil ||
 		b.Series().Len() != 2 || b.Series().OpenMs(1) != 120000 || b.Series().Decimal(marketdata.Volume, 1).String() != "3" {
 		t.Errorf("good lines: %v", err)
 	}
