@@ -15,6 +15,10 @@ import (
 // klinePage is about how many bars one query of KlineSeries joins.
 const klinePage = 1 << 16
 
+// klineHintMax caps the bars KlineSeries reserves room for before it
+// knows how many there are.
+const klineHintMax = 1 << 20
+
 // KlineSeries returns the stored bars of a symbol and interval opening in
 // [from, to) (a zero end is open) as a marketdata.Series, parsed from the
 // ohlcv column straight into fixed-point columns (no decimal per value).
@@ -36,19 +40,30 @@ func (s *Store) KlineSeries(ctx context.Context, symbol string, iv exchange.Inte
 	if !to.IsZero() {
 		hi = to.UnixMilli()
 	}
-	var count int
+	// The first and last open times are one seek each on the primary key;
+	// a COUNT(*) would scan every row before the first window starts.
 	var first, last *int64
-	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*), MIN(open_ms), MAX(open_ms) FROM klines WHERE symbol = ? AND interval = ? AND open_ms >= ? AND open_ms < ?`,
-		symbol, string(iv), millis(from), hi).Scan(&count, &first, &last); err != nil {
+	if err := s.r.QueryRowContext(ctx, `SELECT
+		(SELECT open_ms FROM klines WHERE symbol = ?1 AND interval = ?2 AND open_ms >= ?3 AND open_ms < ?4 ORDER BY open_ms LIMIT 1),
+		(SELECT open_ms FROM klines WHERE symbol = ?1 AND interval = ?2 AND open_ms >= ?3 AND open_ms < ?4 ORDER BY open_ms DESC LIMIT 1)`,
+		symbol, string(iv), millis(from), hi).Scan(&first, &last); err != nil {
 		return nil, fail(classify(err))
 	}
-	b := marketdata.NewBuilder(symbol, iv, count)
-	if count == 0 {
-		return b.Series(), nil
+	if first == nil || last == nil {
+		return marketdata.NewBuilder(symbol, iv, 0).Series(), nil
 	}
+	// At most this many bars fit between the first and the last (months
+	// counted as 28 days); the builder trims what the gaps leave unused,
+	// and grows past its hint of at most a million bars.
+	step := iv.Duration().Milliseconds()
+	if step == 0 {
+		step = 28 * 24 * time.Hour.Milliseconds()
+	}
+	most := (*last-*first)/step + 1
+	b := marketdata.NewBuilder(symbol, iv, int(min(most, klineHintMax)))
 	// Windows of equal time span over [first, last]: every bar falls in
 	// exactly one, whatever the gaps.
-	k := int64((count + klinePage - 1) / klinePage)
+	k := min((most+klinePage-1)/klinePage, *last-*first+1)
 	span := (*last - *first) / k
 	bounds := make([]int64, k+1)
 	for i := range k {
