@@ -16,8 +16,8 @@ import (
 const klinePage = 1 << 16
 
 // klineHintMax caps the bars KlineSeries reserves room for before it
-// knows how many there are.
-const klineHintMax = 1 << 20
+// knows how many there are (64 M bars, 3 GiB).
+const klineHintMax = 1 << 26
 
 // KlineSeries returns the stored bars of a symbol and interval opening in
 // [from, to) (a zero end is open) as a marketdata.Series, parsed from the
@@ -53,8 +53,10 @@ func (s *Store) KlineSeries(ctx context.Context, symbol string, iv exchange.Inte
 		return marketdata.NewBuilder(symbol, iv, 0).Series(), nil
 	}
 	// At most this many bars fit between the first and the last (months
-	// counted as 28 days); the builder trims what the gaps leave unused,
-	// and grows past its hint of at most a million bars.
+	// counted as 28 days): exactly the count without gaps, the common
+	// case, so the columns are allocated once; the builder trims what gaps
+	// leave unused (memory the span would have needed anyway), and grows
+	// past the cap.
 	step := iv.Duration().Milliseconds()
 	if step == 0 {
 		step = 28 * 24 * time.Hour.Milliseconds()
