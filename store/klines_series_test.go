@@ -78,6 +78,10 @@ func TestKlineSeriesGaps(t *testing.T) {
 	if ser.Len() != len(ks) || ser.HashString() != want.HashString() || ser.OpenMs(500) != all[501].OpenTime.UnixMilli() {
 		t.Fatalf("%d bars, want %d; hash equal %v", ser.Len(), len(ks), ser.HashString() == want.HashString())
 	}
+	// Room for the span's 196,608 bars was reserved; the gaps' is given back.
+	if c := cap(ser.Times()); c != len(ks) || cap(ser.Ints(marketdata.Volume)) != len(ks) {
+		t.Errorf("columns of capacity %d and %d for %d bars", c, cap(ser.Ints(marketdata.Volume)), len(ks))
+	}
 	// A bar 1 s off its minute, in a window that would otherwise look whole.
 	odd := all[0]
 	odd.OpenTime = all[200].OpenTime.Add(time.Second)
