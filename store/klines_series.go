@@ -138,9 +138,12 @@ func (s *Store) klineWindow(ctx context.Context, symbol string, iv exchange.Inte
 		// group_concat's own ORDER BY sorts: both cost a third of the load.
 		var n, off int64
 		var first, last *int64
-		w.err = s.r.QueryRowContext(ctx, `SELECT COUNT(*), MIN(open_ms), MAX(open_ms), COALESCE(SUM(open_ms % ?), 0), group_concat(ohlcv, char(10))
-			FROM klines WHERE symbol = ? AND interval = ? AND open_ms >= ? AND open_ms < ?`,
-			ivMs, symbol, string(iv), lo, hi).Scan(&n, &first, &last, &off, &w.text)
+		// The first and last times are a seek each, not a step per row.
+		w.err = s.r.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(open_ms % ?5), 0), group_concat(ohlcv, char(10)),
+			(SELECT open_ms FROM klines WHERE symbol = ?1 AND interval = ?2 AND open_ms >= ?3 AND open_ms < ?4 ORDER BY open_ms LIMIT 1),
+			(SELECT open_ms FROM klines WHERE symbol = ?1 AND interval = ?2 AND open_ms >= ?3 AND open_ms < ?4 ORDER BY open_ms DESC LIMIT 1)
+			FROM klines WHERE symbol = ?1 AND interval = ?2 AND open_ms >= ?3 AND open_ms < ?4`,
+			symbol, string(iv), lo, hi, ivMs).Scan(&n, &off, &w.text, &first, &last)
 		if w.err != nil {
 			return w
 		}
