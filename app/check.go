@@ -149,7 +149,7 @@ func checkData(cfg *config.Config, syms []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = session.LoadData(cfg.Data.Source, cfg.Data.Path, iv, syms, rng)
+	_, err = session.LoadData(cfg.Data, iv, syms, rng)
 	return err
 }
 

@@ -106,7 +106,7 @@ func (j *jobRun) replayMarket(ctx context.Context, sc strategy.Config, iv exchan
 	}
 	data := map[string][]exchange.Kline{}
 	for _, sym := range sc.Symbols {
-		got, err := session.LoadData(cfg.Data.Source, cfg.Data.Path, iv, []string{sym}, rng)
+		got, err := session.LoadData(cfg.Data, iv, []string{sym}, rng)
 		if err != nil {
 			return nil, fmt.Errorf("jobs run: %w", err)
 		}
@@ -118,7 +118,7 @@ func (j *jobRun) replayMarket(ctx context.Context, sc strategy.Config, iv exchan
 			if _, ok := data[sym]; ok {
 				continue
 			}
-			got, err := session.LoadData(cfg.Data.Source, cfg.Data.Path, iv, []string{sym}, rng)
+			got, err := session.LoadData(cfg.Data, iv, []string{sym}, rng)
 			if err != nil {
 				// Dust of an unpriced asset is reported not convertible.
 				j.log.Info("no data to price an asset for dust", "symbol", sym, "err", err)

@@ -48,7 +48,7 @@ func TestJobsRunDust(t *testing.T) {
 	t.Parallel()
 	data := dustBars(t)
 	db := filepath.Join(t.TempDir(), "jobs.db")
-	env := []string{"SPOTBOT_DATA__SOURCE=csv", "SPOTBOT_DATA__PATH=" + data, "SPOTBOT_STORE__PATH=" + db}
+	env := []string{"SPOTBOT_DATA__SOURCE=csv", "SPOTBOT_DATA__PATH=" + data, "SPOTBOT_DATA__CACHE=off", "SPOTBOT_STORE__PATH=" + db}
 	out, _, err := runJobs(t, env, "run", "dust", "--config", jobsConfig)
 	if err != nil {
 		t.Fatal(err)

@@ -413,7 +413,7 @@ server:
   accounts:
     - {name: main, api_key: %s, secret_env: PARITY_SECRET, balances: {USDT: 10000, TOK: 100}}
   warmup: %d
-data: {source: csv, path: %s, interval: 1h, speed: 1}
+data: {source: csv, path: %s, interval: 1h, speed: 1, cache: off}
 `, filepath.Join(dir, "exchangeInfo.json"), parityKey, parityWarm, dir) + paritySim[:strings.Index(paritySim, "account:")]
 	env := []string{"PARITY_SECRET=" + paritySecret}
 	cfg, err := loadConfigText(strategy.NewRegistry(), simServerCmd, "parity sim-server", []byte(text), env, nil)

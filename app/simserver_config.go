@@ -106,7 +106,7 @@ func replayBars(d config.Data, rules []exchange.SymbolInfo) (map[string][]exchan
 	for i, r := range rules {
 		symbols[i] = r.Symbol
 	}
-	bars, err := session.LoadData(d.Source, d.Path, iv, symbols, rng)
+	bars, err := session.LoadData(d, iv, symbols, rng)
 	if err != nil {
 		return nil, "", err
 	}

@@ -218,7 +218,7 @@ server:
   accounts:
     - {name: main, api_key: k1, secret_file: `+key+`, balances: {USDT: 500}}
     - {name: other, balances: {BTC: 1}}
-data: {source: csv, path: `+csv+`, interval: 1m, speed: 0}
+data: {source: csv, path: `+csv+`, interval: 1m, speed: 0, cache: off}
 `)
 	lines, stop := startSimServer(t, nil, "--listen", "127.0.0.1:0", "--config", cfg)
 	if got := strings.Join(lines[1:], "\n"); got != "sim-server: account main (uid 1000): API key k1, secret from "+key+
@@ -261,7 +261,7 @@ server:
     - {symbol: TOKUSDT, base: TOK, quote: USDT, base_precision: 2, quote_precision: 4, min_amount: 1, taker_fee: 0.001}
   accounts:
     - {name: main, api_key: k1, secret_env: S, balances: {USDT: 1000, TOK: 100}}
-data: {source: csv, interval: 1m, speed: 0, path: `
+data: {source: csv, interval: 1m, speed: 0, cache: off, path: `
 	for _, tt := range []struct{ name, sim, want string }{
 		// At the last close, the fee of 0.1% in the asset bought.
 		{"symbol fees", "{market: close}", "42150 0.001 0.000001 BTC"},
@@ -322,7 +322,7 @@ data: {source: csv, interval: 1m, speed: 0, path: `
 			if err != nil {
 				t.Fatal(err)
 			}
-			bars, err := session.LoadData("csv", dir, exchange.Interval1m, []string{"BTCUSDT", "TOKUSDT"}, [2]time.Time{})
+			bars, err := session.LoadData(config.Data{Source: "csv", Path: dir, Cache: config.CacheOff}, exchange.Interval1m, []string{"BTCUSDT", "TOKUSDT"}, [2]time.Time{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/session"
@@ -196,7 +197,7 @@ func itoa(n int) string { return decimal.NewFromInt(int64(n)).String() }
 func sampleSpec(tb testing.TB) Spec {
 	tb.Helper()
 	reg := strategies.NewRegistry()
-	data, err := session.LoadData("sample", "", exchange.Interval60m, []string{"BTCUSDT"}, [2]time.Time{})
+	data, err := session.LoadData(config.Data{Source: "sample"}, exchange.Interval60m, []string{"BTCUSDT"}, [2]time.Time{})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func FromConfig(c *config.Config, reg *strategy.Registry) (Spec, error) {
 	if err != nil {
 		return Spec{}, err
 	}
-	data, err := session.LoadData(c.Data.Source, c.Data.Path, s.Interval, strategy.SymbolsOf(c.Strategies), rng)
+	data, err := session.LoadData(c.Data, s.Interval, strategy.SymbolsOf(c.Strategies), rng)
 	if err != nil {
 		return Spec{}, err
 	}

@@ -45,7 +45,7 @@ func TestSymbolsSectionWholeUnits(t *testing.T) {
 	reg.Register("script", func(strategy.Config) (strategy.Strategy, error) { return s, nil })
 	yaml := `
 mode: backtest
-data: {source: csv, path: ` + dir + `, interval: 1h}
+data: {source: csv, path: ` + dir + `, interval: 1h, cache: off}
 account: {quote: USD, balances: {USD: 1000}}
 sim: {fee_asset: quote}
 symbols:
@@ -91,7 +91,7 @@ func TestSymbolsSectionORCL(t *testing.T) {
 	}
 	yaml := `
 mode: backtest
-data: {source: csv, path: ` + sharedData + `, interval: 1d}
+data: {source: csv, path: ` + sharedData + `, interval: 1d, cache: off}
 account: {quote: USD, balances: {USD: 100000}}
 sim: {fee_asset: quote, market: close}
 symbols:

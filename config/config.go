@@ -95,7 +95,18 @@ type Data struct {
 	// base bars: close (the partial bar closes at its period's end) or
 	// merge (base bars merge until one completes a period).
 	ResampleGaps string `koanf:"resample_gaps"`
+	// Cache is the folder of the binary cache of text data files (see
+	// docs/data.md): empty for the user's cache folder's spotbot/bars,
+	// CacheOff to read the files every time.
+	Cache string `koanf:"cache"`
 }
+
+// CacheOff is the data.cache value that disables the cache.
+const CacheOff = "off"
+
+// CacheDisabled says whether data.cache turns the cache off (off in any
+// case).
+func (d Data) CacheDisabled() bool { return strings.EqualFold(d.Cache, CacheOff) }
 
 // The words of data.resample_gaps.
 const (
@@ -424,6 +435,11 @@ func (c *Config) Validate(reg *strategy.Registry) error {
 	}
 	if c.Data.Speed < 0 {
 		add("data.speed", "must not be negative")
+	}
+	if d := c.Data.Cache; d != "" && !c.Data.CacheDisabled() {
+		if st, err := os.Stat(d); err == nil && !st.IsDir() {
+			add("data.cache", "%s is a file, not a folder (a folder, or off)", d)
+		}
 	}
 	funded := false
 	for a, v := range c.Account.Balances {

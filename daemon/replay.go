@@ -35,7 +35,7 @@ func loadReplay(c *config.Config, given map[string][]exchange.Kline, symbols []s
 		if err != nil {
 			return nil, fmt.Errorf("daemon: %w", err)
 		}
-		if r.data, err = session.LoadData(c.Data.Source, c.Data.Path, iv, symbols, rng); err != nil {
+		if r.data, err = session.LoadData(c.Data, iv, symbols, rng); err != nil {
 			return nil, fmt.Errorf("daemon: %w", err)
 		}
 	}

@@ -214,30 +214,75 @@ func NewSeries(symbol string, iv exchange.Interval, priceExp, volExp int32, t, o
 	if priceExp > 0 || volExp > 0 || priceExp < -2*maxDigits || volExp < -2*maxDigits {
 		return nil, fmt.Errorf("marketdata: exponents %d and %d: want -36 to 0", priceExp, volExp)
 	}
-	b := &builder{s: Series{interval: iv}, ivMs: iv.Duration().Milliseconds()}
+	if k := firstSuspect(iv, t, open, high, low, close, volume); k < n {
+		if err := checkBarsFrom(k, iv, t, open, high, low, close, volume); err != nil {
+			return nil, err
+		}
+	}
+	return &Series{symbol: symbol, interval: iv, priceExp: priceExp, volExp: volExp, t: t,
+		cols: [5][]int64{open, high, low, close, volume}}, nil
+}
+
+// firstSuspect returns the index of the first bar that the fast checks
+// cannot pass (len(t) when every bar passes): one tight pass over the
+// columns, with no division for a bar that opens one interval after the
+// one before it (the bar before was on a boundary, so it is too) and no
+// call but for the first bar and after a gap.
+func firstSuspect(iv exchange.Interval, t, open, high, low, close, volume []int64) int {
+	n := len(t)
+	if n == 0 {
+		return 0
+	}
+	open, high, low, close, volume = open[:n], high[:n], low[:n], close[:n], volume[:n]
+	step := iv.Duration().Milliseconds() // 0 for months: every step checked
+	b := builder{s: Series{interval: iv}, ivMs: step}
 	for i := range n {
+		ti := t[i]
+		if i == 0 || ti-t[i-1] != step || step == 0 {
+			if i > 0 {
+				b.last, b.haveLast = t[i-1], true
+			}
+			if onBoundary, after := b.timeOK(ti); !onBoundary || !after {
+				return i
+			}
+		}
+		o, h, l, c := open[i], high[i], low[i], close[i]
+		if o <= 0 || l <= 0 || c <= 0 || h < max(o, c) || l > min(o, c) || volume[i] < 0 {
+			return i
+		}
+	}
+	return n
+}
+
+// checkBarsFrom applies NewSeries' rules bar by bar from bar k (the bars
+// before it passed) and words the first problem.
+func checkBarsFrom(k int, iv exchange.Interval, t, open, high, low, close, volume []int64) error {
+	b := &builder{s: Series{interval: iv}, ivMs: iv.Duration().Milliseconds()}
+	if k > 0 {
+		b.last, b.haveLast = t[k-1], true
+	}
+	for i := k; i < len(t); i++ {
 		bad := func(field, problem string) error {
 			return fmt.Errorf("marketdata: bar %d (%s): %s: %s", i, time.UnixMilli(t[i]).UTC().Format(time.RFC3339), field, problem)
 		}
 		switch onBoundary, after := b.timeOK(t[i]); {
 		case !onBoundary:
-			return nil, bad("open time", "not on a "+string(iv)+" boundary")
+			return bad("open time", "not on a "+string(iv)+" boundary")
 		case !after:
-			return nil, bad("open time", "not after the previous bar's")
+			return bad("open time", "not after the previous bar's")
 		}
 		b.last, b.haveLast = t[i], true
 		o, h, l, c, v := open[i], high[i], low[i], close[i], volume[i]
 		switch {
 		case o <= 0 || h <= 0 || l <= 0 || c <= 0:
-			return nil, bad("prices", "not all positive")
+			return bad("prices", "not all positive")
 		case h < max(o, c):
-			return nil, bad("high", "below max(open, close)")
+			return bad("high", "below max(open, close)")
 		case l > min(o, c):
-			return nil, bad("low", "above min(open, close)")
+			return bad("low", "above min(open, close)")
 		case v < 0:
-			return nil, bad("volume", "negative")
+			return bad("volume", "negative")
 		}
 	}
-	return &Series{symbol: symbol, interval: iv, priceExp: priceExp, volExp: volExp, t: t,
-		cols: [5][]int64{open, high, low, close, volume}}, nil
+	return nil
 }

@@ -10,24 +10,25 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/marketdata/barfile"
 	"github.com/spotbot/spotbot/store"
 )
 
-// LoadData loads the bars of symbols at interval iv from source: "sample"
+// LoadData loads the bars of symbols at interval iv from d.Source: "sample"
 // (the embedded data; its interval is 60m), "csv" (path is a data file,
 // for one symbol, or a folder holding <SYMBOL>-<interval>.csv files, where
 // the interval may be written 1h for 60m; any format marketdata.Read
-// detects, or a bars file .arrow) or "store" (path is a spotbot database,
+// detects, or a bars file .arrow) or "store" (d.Path is a spotbot database,
 // filled by bot download or bot import, opened read-only). Bars outside
 // rng (zero ends are open) are dropped. CSV data goes through the binary
-// cache in barfile.DefaultDir. The klines of sample and CSV data are
-// materialised from LoadSeries' Series; the store's keep their quote
-// volume, which a Series does not hold.
-func LoadData(source, path string, iv exchange.Interval, symbols []string, rng [2]time.Time) (map[string][]exchange.Kline, error) {
-	if source == "store" {
+// cache in CacheDir(d). The klines of sample and CSV data are materialised
+// from LoadSeries' Series; the store's keep their quote volume, which a
+// Series does not hold.
+func LoadData(d config.Data, iv exchange.Interval, symbols []string, rng [2]time.Time) (map[string][]exchange.Kline, error) {
+	if source, path := d.Source, d.Path; source == "store" {
 		if err := checkSymbols(symbols); err != nil {
 			return nil, err
 		}
@@ -44,8 +45,7 @@ func LoadData(source, path string, iv exchange.Interval, symbols []string, rng [
 		}
 		return out, nil
 	}
-	dir, _ := barfile.DefaultDir() // no cache folder: no cache
-	series, err := LoadSeries(source, path, iv, symbols, rng, dir)
+	series, err := LoadSeries(d, iv, symbols, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -63,14 +63,29 @@ func checkSymbols(symbols []string) error {
 	return nil
 }
 
+// CacheDir is the folder of the binary cache of CSV data that d names
+// (data.cache): "" when it is off, the user's cache folder's spotbot/bars
+// (barfile.DefaultDir) when d leaves it empty, and "" too when there is no
+// user cache folder (no cache then).
+func CacheDir(d config.Data) string {
+	switch {
+	case d.CacheDisabled():
+		return ""
+	case d.Cache == "":
+		dir, _ := barfile.DefaultDir()
+		return dir
+	}
+	return d.Cache
+}
+
 // LoadSeries loads the bars of symbols as LoadData does, as compact
 // marketdata.Series (48 bytes a bar, shareable read-only between runs).
-// cacheDir holds the binary cache of CSV data (barfile.Cache); empty
-// disables it.
-func LoadSeries(source, path string, iv exchange.Interval, symbols []string, rng [2]time.Time, cacheDir string) (map[string]*marketdata.Series, error) {
+// CSV data goes through the binary cache in CacheDir(d) (barfile.Cache).
+func LoadSeries(d config.Data, iv exchange.Interval, symbols []string, rng [2]time.Time) (map[string]*marketdata.Series, error) {
 	if err := checkSymbols(symbols); err != nil {
 		return nil, err
 	}
+	source, path, cacheDir := d.Source, d.Path, CacheDir(d)
 	out := map[string]*marketdata.Series{}
 	for _, sym := range symbols {
 		var s *marketdata.Series

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/marketdata/barfile"
@@ -15,8 +16,8 @@ import (
 
 // The same bars loaded from a CSV file, from its binary cache, from an
 // Arrow file and from the store are one series: equal hashes.
-// Not parallel: LoadData's cache folder comes from the environment.
 func TestLoadSeriesSourcesAgree(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	text := marketdata.Header + "\n" +
 		"1704067200000,42000.10,42100.00,41900.00,42050.50,12.50\n" +
@@ -29,7 +30,7 @@ func TestLoadSeriesSourcesAgree(t *testing.T) {
 	cache := filepath.Join(dir, "cache")
 	syms := []string{"BTCUSDT"}
 	rng := [2]time.Time{time.Date(2024, 1, 1, 1, 0, 0, 0, time.UTC), {}}
-	fromCSV, err := LoadSeries("csv", dir, exchange.Interval60m, syms, rng, cache)
+	fromCSV, err := LoadSeries(config.Data{Source: "csv", Path: dir, Cache: cache}, exchange.Interval60m, syms, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,16 +42,16 @@ func TestLoadSeriesSourcesAgree(t *testing.T) {
 	if len(cached) != 1 {
 		t.Fatalf("cache holds %v", cached)
 	}
-	again, err := LoadSeries("csv", csv, exchange.Interval60m, syms, rng, cache)
+	again, err := LoadSeries(config.Data{Source: "csv", Path: csv, Cache: cache}, exchange.Interval60m, syms, rng)
 	if err != nil || again["BTCUSDT"].HashString() != s.HashString() {
 		t.Fatalf("from the cache: %v", err)
 	}
 	arrow := filepath.Join(dir, "btc.arrow")
-	full, _ := LoadSeries("csv", csv, exchange.Interval60m, syms, [2]time.Time{}, "")
+	full, _ := LoadSeries(config.Data{Source: "csv", Path: csv, Cache: config.CacheOff}, exchange.Interval60m, syms, [2]time.Time{})
 	if err := barfile.WriteFile(arrow, full["BTCUSDT"], barfile.Meta{}); err != nil {
 		t.Fatal(err)
 	}
-	fromArrow, err := LoadSeries("csv", arrow, exchange.Interval60m, syms, rng, "")
+	fromArrow, err := LoadSeries(config.Data{Source: "csv", Path: arrow, Cache: config.CacheOff}, exchange.Interval60m, syms, rng)
 	if err != nil || fromArrow["BTCUSDT"].HashString() != s.HashString() {
 		t.Fatalf("from arrow: %v", err)
 	}
@@ -63,18 +64,48 @@ func TestLoadSeriesSourcesAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Close()
-	fromStore, err := LoadSeries("store", db, exchange.Interval60m, syms, rng, "")
+	fromStore, err := LoadSeries(config.Data{Source: "store", Path: db}, exchange.Interval60m, syms, rng)
 	if err != nil || fromStore["BTCUSDT"].HashString() != s.HashString() {
 		t.Fatalf("from the store: %v", err)
 	}
 	// LoadData's klines are the series' bars.
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "xdg"))
-	ks, err := LoadData("csv", csv, exchange.Interval60m, syms, rng)
+	ks, err := LoadData(config.Data{Source: "csv", Path: csv, Cache: cache}, exchange.Interval60m, syms, rng)
 	if err != nil || len(ks["BTCUSDT"]) != 2 || ks["BTCUSDT"][1].Volume.String() != "0" || ks["BTCUSDT"][0].Open.String() != "42050.5" {
 		t.Fatalf("LoadData: %v %v", err, ks)
 	}
-	if _, err := LoadSeries("csv", csv, exchange.Interval60m, syms, [2]time.Time{time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC), {}}, ""); err == nil ||
+	if _, err := LoadSeries(config.Data{Source: "csv", Path: csv, Cache: "OFF"}, exchange.Interval60m, syms, [2]time.Time{time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC), {}}); err == nil ||
 		err.Error() != "data: no 60m bars of BTCUSDT in the chosen range" {
 		t.Errorf("empty range: %v", err)
+	}
+}
+
+// data.cache picks the cache folder: the one named, none when off (in any
+// case), the user's cache folder's spotbot/bars when empty; with the cache
+// off a CSV load writes nothing.
+func TestCacheDir(t *testing.T) {
+	t.Parallel()
+	def, err := barfile.DefaultDir()
+	if err != nil {
+		t.Skip("no user cache folder here:", err)
+	}
+	for _, tt := range []struct{ cache, want string }{
+		{"", def}, {"off", ""}, {"Off", ""}, {"/tmp/bars", "/tmp/bars"}, {"bars", "bars"},
+	} {
+		if got := CacheDir(config.Data{Cache: tt.cache}); got != tt.want {
+			t.Errorf("data.cache %q: folder %q, want %q", tt.cache, got, tt.want)
+		}
+	}
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "BTCUSDT-60m.csv")
+	text := marketdata.Header + "\n1704067200000,42000.10,42100.00,41900.00,42050.50,12.50\n"
+	if err := os.WriteFile(csv, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadSeries(config.Data{Source: "csv", Path: dir, Cache: config.CacheOff}, exchange.Interval60m, []string{"BTCUSDT"}, [2]time.Time{})
+	if err != nil || got["BTCUSDT"].Len() != 1 {
+		t.Fatalf("loaded %v: %v", got, err)
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 1 {
+		t.Errorf("the folder holds %d files, want only the csv", len(names))
 	}
 }

@@ -3,8 +3,10 @@ package store
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
+	"unsafe"
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
@@ -12,6 +14,10 @@ import (
 
 // klinePage is about how many bars one query of KlineSeries joins.
 const klinePage = 1 << 16
+
+// klineHintMax caps the bars KlineSeries reserves room for before it
+// knows how many there are (64 M bars, 3 GiB).
+const klineHintMax = 1 << 26
 
 // KlineSeries returns the stored bars of a symbol and interval opening in
 // [from, to) (a zero end is open) as a marketdata.Series, parsed from the
@@ -34,19 +40,32 @@ func (s *Store) KlineSeries(ctx context.Context, symbol string, iv exchange.Inte
 	if !to.IsZero() {
 		hi = to.UnixMilli()
 	}
-	var count int
+	// The first and last open times are one seek each on the primary key;
+	// a COUNT(*) would scan every row before the first window starts.
 	var first, last *int64
-	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*), MIN(open_ms), MAX(open_ms) FROM klines WHERE symbol = ? AND interval = ? AND open_ms >= ? AND open_ms < ?`,
-		symbol, string(iv), millis(from), hi).Scan(&count, &first, &last); err != nil {
+	if err := s.r.QueryRowContext(ctx, `SELECT
+		(SELECT open_ms FROM klines WHERE symbol = ?1 AND interval = ?2 AND open_ms >= ?3 AND open_ms < ?4 ORDER BY open_ms LIMIT 1),
+		(SELECT open_ms FROM klines WHERE symbol = ?1 AND interval = ?2 AND open_ms >= ?3 AND open_ms < ?4 ORDER BY open_ms DESC LIMIT 1)`,
+		symbol, string(iv), millis(from), hi).Scan(&first, &last); err != nil {
 		return nil, fail(classify(err))
 	}
-	b := marketdata.NewBuilder(symbol, iv, count)
-	if count == 0 {
-		return b.Series(), nil
+	if first == nil || last == nil {
+		return marketdata.NewBuilder(symbol, iv, 0).Series(), nil
 	}
+	// At most this many bars fit between the first and the last (months
+	// counted as 28 days): exactly the count without gaps, the common
+	// case, so the columns are allocated once; the builder trims what gaps
+	// leave unused (memory the span would have needed anyway), and grows
+	// past the cap.
+	step := iv.Duration().Milliseconds()
+	if step == 0 {
+		step = 28 * 24 * time.Hour.Milliseconds()
+	}
+	most := (*last-*first)/step + 1
+	b := marketdata.NewBuilder(symbol, iv, int(min(most, klineHintMax)))
 	// Windows of equal time span over [first, last]: every bar falls in
 	// exactly one, whatever the gaps.
-	k := int64((count + klinePage - 1) / klinePage)
+	k := min((most+klinePage-1)/klinePage, *last-*first+1)
 	span := (*last - *first) / k
 	bounds := make([]int64, k+1)
 	for i := range k {
@@ -97,8 +116,8 @@ func (s *Store) KlineSeries(ctx context.Context, symbol string, iv exchange.Inte
 
 // klineWindow is the bars of a time window as SQLite joined them.
 type klineWindow struct {
-	text    []byte // "open_ms,ohlcv" lines, or "ohlcv" lines when gapless
-	gapless bool   // the open times step by the interval from first
+	text    sql.NullString // "open_ms,ohlcv" lines, or "ohlcv" lines when gapless
+	gapless bool           // the open times step by the interval from first
 	first   int64
 	err     error
 }
@@ -111,11 +130,20 @@ func (s *Store) klineWindow(ctx context.Context, symbol string, iv exchange.Inte
 	if ivMs > 0 {
 		// Distinct times (the key), all on multiples of the interval, as
 		// many as the multiples from the first to the last: exactly those.
+		// One flat query over the primary key's range: SQLite joins the
+		// values in the order it scans them, the key's (the table has no
+		// other index, and the store never sets reverse_unordered_selects;
+		// TestKlineSeriesOrder inserts out of order). A subquery with
+		// ORDER BY ran as a co-routine copying every value once more, and
+		// group_concat's own ORDER BY sorts: both cost a third of the load.
 		var n, off int64
 		var first, last *int64
-		w.err = s.r.QueryRowContext(ctx, `SELECT COUNT(*), MIN(open_ms), MAX(open_ms), COALESCE(SUM(open_ms % ?), 0), group_concat(ohlcv, char(10))
-			FROM (SELECT open_ms, ohlcv FROM klines WHERE symbol = ? AND interval = ? AND open_ms >= ? AND open_ms < ? ORDER BY open_ms)`,
-			ivMs, symbol, string(iv), lo, hi).Scan(&n, &first, &last, &off, &w.text)
+		// The first and last times are a seek each, not a step per row.
+		w.err = s.r.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(open_ms % ?5), 0), group_concat(ohlcv, char(10)),
+			(SELECT open_ms FROM klines WHERE symbol = ?1 AND interval = ?2 AND open_ms >= ?3 AND open_ms < ?4 ORDER BY open_ms LIMIT 1),
+			(SELECT open_ms FROM klines WHERE symbol = ?1 AND interval = ?2 AND open_ms >= ?3 AND open_ms < ?4 ORDER BY open_ms DESC LIMIT 1)
+			FROM klines WHERE symbol = ?1 AND interval = ?2 AND open_ms >= ?3 AND open_ms < ?4`,
+			symbol, string(iv), lo, hi, ivMs).Scan(&n, &off, &w.text, &first, &last)
 		if w.err != nil {
 			return w
 		}
@@ -127,9 +155,9 @@ func (s *Store) klineWindow(ctx context.Context, symbol string, iv exchange.Inte
 			return w
 		}
 	}
-	w.text = nil
+	w.text = sql.NullString{}
 	w.err = s.r.QueryRowContext(ctx, `SELECT group_concat(open_ms || ',' || ohlcv, char(10))
-		FROM (SELECT open_ms, ohlcv FROM klines WHERE symbol = ? AND interval = ? AND open_ms >= ? AND open_ms < ? ORDER BY open_ms)`,
+		FROM klines WHERE symbol = ? AND interval = ? AND open_ms >= ? AND open_ms < ?`,
 		symbol, string(iv), lo, hi).Scan(&w.text)
 	return w
 }
@@ -142,35 +170,58 @@ func appendWindow(b *marketdata.Builder, w klineWindow, ivMs int64) error {
 	if w.gapless {
 		skip = 1
 	}
-	page, ms := w.text, w.first
+	// The driver hands the joined text over as a string; scanning it
+	// into a []byte would copy a window's megabytes once more. It is only
+	// read here, and the builder copies what it keeps into integers.
+	page, ms := unsafe.Slice(unsafe.StringData(w.text.String), len(w.text.String)), w.first
 	for len(page) > 0 {
-		line := page
-		if j := bytes.IndexByte(page, '\n'); j >= 0 {
-			line, page = page[:j], page[j+1:]
-		} else {
-			page = nil
-		}
-		rest := line
+		// The fields up to the volume, then the rest of the line (the
+		// quote volume, not kept): each byte is looked at once. A line
+		// short of values shows as a field holding a line break, which
+		// no number parses; badLine words it.
+		start, rest := page, page
 		for i := skip; i < len(f); i++ {
 			j := bytes.IndexByte(rest, ',')
 			if j < 0 {
-				return fmt.Errorf("the bar %q has %d values, want 6", line, i+1-skip)
+				return badLine(start, skip)
 			}
 			f[i], rest = rest[:j], rest[j+1:]
+		}
+		if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+			page = rest[j+1:]
+		} else {
+			page = nil
 		}
 		if !w.gapless {
 			ms = 0
 			for _, c := range f[0] {
 				if c < '0' || c > '9' {
-					return fmt.Errorf("the bar %q has no open time", line)
+					return badLine(start, skip)
 				}
 				ms = ms*10 + int64(c-'0')
 			}
 		}
 		if err := b.Append(ms, f[1], f[2], f[3], f[4], f[5]); err != nil {
+			if bytes.IndexByte(start[:len(start)-len(rest)], '\n') >= 0 {
+				return badLine(start, skip)
+			}
 			return fmt.Errorf("the bar at %d: %w", ms, err)
 		}
 		ms += ivMs
 	}
 	return nil
+}
+
+// badLine words what is wrong with the first line of text, a window's
+// line that did not parse: too few values (the open time not counted),
+// or no open time (skip is 1 when the lines leave the open time out).
+func badLine(text []byte, skip int) error {
+	line := text
+	if j := bytes.IndexByte(text, '\n'); j >= 0 {
+		line = text[:j]
+	}
+	if n := bytes.Count(line, []byte{','}) + skip; n < 6 {
+		return fmt.Errorf("the bar %q has %d values, want 6", line, n)
+	}
+	return fmt.Errorf("the bar %q has no open time", line)
 }
