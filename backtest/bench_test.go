@@ -22,31 +22,40 @@ import (
 // sharedData is ../shared/data from this package's directory.
 const sharedData = "../../shared/data"
 
-// tiled returns at least n one-minute bars: a real series from
-// ../shared/data repeated end to end, each copy shifted in time to follow
-// the copy before it.
-func tiled(tb testing.TB, n int) []exchange.Kline {
+// tiled returns n one-minute bars: a real series from ../shared/data
+// repeated end to end, each copy shifted in time to follow the copy before
+// it. The copies share nothing but values: the columns are n bars long.
+func tiled(tb testing.TB, n int) *marketdata.Series {
 	tb.Helper()
 	f, err := os.Open(filepath.Join(sharedData, "ETH_BTC-1m.csv"))
 	if err != nil {
 		tb.Skipf("real data absent (%v); this benchmark needs ../shared/data", err)
 	}
 	defer f.Close()
-	res, err := marketdata.ReadCSV(f, marketdata.ReadOptions{Interval: exchange.Interval1m, SkipBad: true})
+	src, _, err := marketdata.Read(f, marketdata.ReadOptions{Interval: exchange.Interval1m, Symbol: "ETHBTC", SkipBad: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	src := res.Klines
-	out := make([]exchange.Kline, n)
-	span := src[len(src)-1].OpenTime.Sub(src[0].OpenTime) + time.Minute
-	for i := range out {
-		k := src[i%len(src)]
-		shift := time.Duration(i/len(src)) * span
-		k.OpenTime = k.OpenTime.Add(shift)
-		k.CloseTime = k.CloseTime.Add(shift)
-		out[i] = k
+	m := src.Len()
+	first, last := src.Range()
+	span := last.Sub(first).Milliseconds() + time.Minute.Milliseconds()
+	t := make([]int64, n)
+	var cols [5][]int64
+	for i := range t {
+		t[i] = src.OpenMs(i%m) + int64(i/m)*span
 	}
-	return out
+	for f := marketdata.Open; f <= marketdata.Volume; f++ {
+		cols[f] = make([]int64, n)
+		for i := range cols[f] {
+			cols[f][i] = src.Int(f, i%m)
+		}
+	}
+	s, err := marketdata.NewSeries("ETHBTC", exchange.Interval1m, src.Exp(marketdata.Close), src.Exp(marketdata.Volume), t,
+		cols[0], cols[1], cols[2], cols[3], cols[4])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }
 
 // BenchmarkSMACrossMillionBars is one smacross backtest over 1,000,000
@@ -103,7 +112,7 @@ func benchMillion(b *testing.B, balances map[string]decimal.Decimal, check func(
 	}
 	b.StopTimer()
 	runtime.ReadMemStats(&after)
-	perBar := float64(len(bars)) * float64(b.N)
+	perBar := float64(bars.Len()) * float64(b.N)
 	b.ReportMetric(perBar/b.Elapsed().Seconds(), "bars/s")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/perBar, "allocs/bar")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
@@ -145,11 +154,11 @@ func peakRSSKB() int64 {
 	return 0
 }
 
-func millionSpec(bars []exchange.Kline) Spec {
+func millionSpec(bars *marketdata.Series) Spec {
 	return Spec{Instances: []strategy.Config{{Name: "smacross", ID: "bench", Symbols: []string{"ETHBTC"}, Interval: "1m",
 		Params: map[string]any{"fast": 10, "slow": 30, "fraction": "0.5"}}},
 		Registry: strategies.NewRegistry(), Interval: exchange.Interval1m, Quote: "BTC",
-		Data:     map[string][]exchange.Kline{"ETHBTC": bars},
+		Data:     map[string]*marketdata.Series{"ETHBTC": bars},
 		Balances: map[string]decimal.Decimal{"BTC": decimal.NewFromInt(10)}}
 }
 
@@ -196,7 +205,7 @@ func itoa(n int) string { return decimal.NewFromInt(int64(n)).String() }
 func sampleSpec(tb testing.TB) Spec {
 	tb.Helper()
 	reg := strategies.NewRegistry()
-	data, err := session.LoadData("sample", "", exchange.Interval60m, []string{"BTCUSDT"}, [2]time.Time{})
+	data, err := session.LoadSeries("sample", "", exchange.Interval60m, []string{"BTCUSDT"}, [2]time.Time{}, "")
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	n := len(d.symbols)
 	d.last = make([]decimal.Decimal, n)
 	d.first = make([]decimal.Decimal, n)
-	feed := &session.Replay{Interval: d.s.Interval, Symbols: d.symbols, Data: d.s.Data, WarmUp: d.rt.WarmUpBars()}
+	feed := &session.Replay{Interval: d.s.Interval, Symbols: d.symbols, Series: d.s.Data, WarmUp: d.rt.WarmUpBars()}
 	total := feed.Total()
 	d.valued, d.lastF, d.baseF, d.stepF = make([]bool, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	d.quoted, d.staleF = make([]bool, n), make([]bool, n)

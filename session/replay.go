@@ -8,12 +8,14 @@ import (
 	"time"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/strategy"
 )
 
-// Replay is the Feed of historical bars: a backtest and paper-replay. A bar
-// that does not open after the one before it ends the replay with an
-// error naming it. Each
+// Replay is the Feed of historical bars: a backtest and paper-replay. The
+// bars come either as compact series (Series: a backtest; the series were
+// checked when built) or as klines (Data: a bar that does not open after
+// the one before it ends the replay with an error naming it). Each
 // step is an instant (the earliest open time among the symbols' next
 // bars) with every symbol's bar at it, fed to the simulated exchange. The
 // first WarmUp bars of each symbol are warm-up; once one bar is live, all
@@ -24,6 +26,12 @@ type Replay struct {
 	// bars at Interval, in time order.
 	Symbols []string
 	Data    map[string][]exchange.Kline
+	// Series, when set, holds each symbol's bars instead of Data, in
+	// their compact form: each step materialises its bars' klines in a
+	// buffer of one kline a symbol, reused at the next step (the runtime
+	// and the exchange copy what they keep), so the replay holds no
+	// kline per bar.
+	Series map[string]*marketdata.Series
 	// WarmUp is how many bars of each symbol are warm-up
 	// (Runtime.WarmUpBars).
 	WarmUp int
@@ -32,6 +40,9 @@ type Replay struct {
 	live    bool
 	next    []int
 	data    [][]exchange.Kline // Data by symbol index: no map look-up per bar
+	series  []*marketdata.Series
+	times   [][]int64        // each series' open times
+	kbuf    []exchange.Kline // each series' current bar
 	feeds   []strategy.Feed
 	at      []int // the symbols with a bar at the current instant
 	step    Step
@@ -45,6 +56,12 @@ type Replay struct {
 func (r *Replay) Total() int {
 	n := 0
 	for _, sym := range r.Symbols {
+		if r.Series != nil {
+			if s := r.Series[sym]; s != nil {
+				n += s.Len()
+			}
+			continue
+		}
 		n += len(r.Data[sym])
 	}
 	return n
@@ -62,9 +79,23 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 		r.next = make([]int, n)
 		r.feeds = make([]strategy.Feed, n)
 		r.data = make([][]exchange.Kline, n)
+		if r.Series != nil {
+			r.series, r.times, r.kbuf = make([]*marketdata.Series, n), make([][]int64, n), make([]exchange.Kline, n)
+		}
 		for i, sym := range r.Symbols {
 			r.feeds[i] = strategy.Feed{Symbol: sym, Interval: r.Interval}
-			r.data[i] = r.Data[sym]
+			if r.Series == nil {
+				r.data[i] = r.Data[sym]
+				continue
+			}
+			s := r.Series[sym]
+			if s == nil {
+				return nil, fmt.Errorf("session: no bars for %s", sym)
+			}
+			if s.Interval() != r.Interval {
+				return nil, fmt.Errorf("session: the %s bars are %s, the replay's interval %s", sym, s.Interval(), r.Interval)
+			}
+			r.series[i], r.times[i] = s, s.Times()
 		}
 		r.step.Bars = make([]Bar, 0, n)
 		r.at = make([]int, 0, n)
@@ -75,6 +106,9 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 	case <-r.done:
 		return nil, ctx.Err()
 	default:
+	}
+	if r.series != nil {
+		return r.nextSeries()
 	}
 	at := r.at[:0]
 	var t time.Time
@@ -117,5 +151,48 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 		r.next[i]++
 	}
 	s.Open, s.At = t, r.Interval.Next(t)
+	return s, nil
+}
+
+// nextSeries is Next over Series: the instant is found on the open-time
+// columns, and only its bars are materialised as klines.
+func (r *Replay) nextSeries() (*Step, error) {
+	at := r.at[:0]
+	var t int64
+	for i, ts := range r.times {
+		n := r.next[i]
+		if n >= len(ts) {
+			continue
+		}
+		switch ot := ts[n]; {
+		case len(at) == 0 || ot < t:
+			t = ot
+			at = append(at[:0], i)
+		case ot == t:
+			at = append(at, i)
+		}
+	}
+	r.at = at
+	if len(at) == 0 {
+		return nil, io.EOF
+	}
+	s := &r.step
+	s.Bars = s.Bars[:len(at)]
+	for j, i := range at {
+		b := &s.Bars[j]
+		if b.Index != i || b.Feed.Symbol == "" {
+			*b = Bar{Feed: r.feeds[i], Sim: true, Index: i}
+		}
+		n := r.next[i]
+		r.kbuf[i] = r.series[i].Kline(n)
+		b.K = &r.kbuf[i]
+		if !r.live && n >= r.WarmUp {
+			r.live = true
+		}
+		b.Warm = !r.live
+		r.next[i]++
+	}
+	s.Open = r.kbuf[at[0]].OpenTime
+	s.At = r.Interval.Next(s.Open)
 	return s, nil
 }
