@@ -239,3 +239,60 @@ func BenchmarkRoundTrips(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSMACrossDistinct is smacross (10/30, half the balance a trade)
+// over 1, 10 and 50 million distinct one-minute bars generated at
+// benchmark time (walkBars), resident as a series: bars/s, bytes and
+// allocations a bar (allocated during the runs), data-B/bar (the series'
+// own heap, measured around its generation) and peak-B/bar (the process's
+// peak resident memory over the bars, data and run together; meaningful
+// for the largest size run alone, -benchtime 1x). The 10M and 50M sizes
+// take tens of seconds and several GB: run them by name.
+func BenchmarkSMACrossDistinct(b *testing.B) {
+	for _, n := range []int{1_000_000, 10_000_000, 50_000_000} {
+		b.Run("bars="+itoa(n/1_000_000)+"M", func(b *testing.B) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			bars, err := walkBars(n, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			dataPerBar := float64(after.HeapAlloc-before.HeapAlloc) / float64(n)
+			spec := millionSpec(bars)
+			fills := -1
+			run := func() {
+				res, err := Run(b.Context(), spec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if fills >= 0 && len(res.Fills) != fills {
+					b.Fatalf("%d fills, then %d", fills, len(res.Fills))
+				}
+				fills = len(res.Fills)
+			}
+			if n <= 1_000_000 {
+				settleHeap(run)
+			}
+			b.ReportAllocs()
+			runtime.ReadMemStats(&before)
+			b.ResetTimer()
+			for b.Loop() {
+				run()
+			}
+			b.StopTimer()
+			runtime.ReadMemStats(&after)
+			perBar := float64(n) * float64(b.N)
+			b.ReportMetric(perBar/b.Elapsed().Seconds(), "bars/s")
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/perBar, "allocs/bar")
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
+			b.ReportMetric(dataPerBar, "data-B/bar")
+			b.ReportMetric(float64(fills), "fills")
+			if kb := peakRSSKB(); kb > 0 {
+				b.ReportMetric(float64(kb)*1024/float64(n), "peak-B/bar")
+			}
+		})
+	}
+}
