@@ -7,6 +7,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/strategy"
@@ -43,6 +45,7 @@ type Replay struct {
 	series  []*marketdata.Series
 	times   [][]int64        // each series' open times
 	kbuf    []exchange.Kline // each series' current bar
+	prices  []*priceCache    // each series' recent price decimals
 	feeds   []strategy.Feed
 	at      []int // the symbols with a bar at the current instant
 	step    Step
@@ -81,6 +84,7 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 		r.data = make([][]exchange.Kline, n)
 		if r.Series != nil {
 			r.series, r.times, r.kbuf = make([]*marketdata.Series, n), make([][]int64, n), make([]exchange.Kline, n)
+			r.prices = make([]*priceCache, n)
 		}
 		for i, sym := range r.Symbols {
 			r.feeds[i] = strategy.Feed{Symbol: sym, Interval: r.Interval}
@@ -96,6 +100,7 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 				return nil, fmt.Errorf("session: the %s bars are %s, the replay's interval %s", sym, s.Interval(), r.Interval)
 			}
 			r.series[i], r.times[i] = s, s.Times()
+			r.prices[i] = &priceCache{exp: s.Exp(marketdata.Close)}
 		}
 		r.step.Bars = make([]Bar, 0, n)
 		r.at = make([]int, 0, n)
@@ -184,7 +189,7 @@ func (r *Replay) nextSeries() (*Step, error) {
 			*b = Bar{Feed: r.feeds[i], Sim: true, Index: i}
 		}
 		n := r.next[i]
-		r.kbuf[i] = r.series[i].Kline(n)
+		r.kline(i, n)
 		b.K = &r.kbuf[i]
 		if !r.live && n >= r.WarmUp {
 			r.live = true
@@ -195,4 +200,43 @@ func (r *Replay) nextSeries() (*Step, error) {
 	s.Open = r.kbuf[at[0]].OpenTime
 	s.At = r.Interval.Next(s.Open)
 	return s, nil
+}
+
+// kline materialises bar n of series i in its buffer: Series.Kline, with
+// the prices' decimals taken from the series' price cache.
+func (r *Replay) kline(i, n int) {
+	s, pc, k := r.series[i], r.prices[i], &r.kbuf[i]
+	k.OpenTime = time.UnixMilli(r.times[i][n]).UTC()
+	k.CloseTime = r.Interval.Next(k.OpenTime).Add(-time.Millisecond)
+	k.Open = pc.get(s.Int(marketdata.Open, n))
+	k.High = pc.get(s.Int(marketdata.High, n))
+	k.Low = pc.get(s.Int(marketdata.Low, n))
+	k.Close = pc.get(s.Int(marketdata.Close, n))
+	k.Volume = decimal.New(s.Int(marketdata.Volume, n), s.Exp(marketdata.Volume))
+}
+
+// priceCacheSize is the number of prices a priceCache remembers.
+const priceCacheSize = 1 << 10
+
+// priceCache remembers the decimals of a series' recent prices by
+// coefficient, so a price seen again (a bar's open is mostly the last
+// close, and prices come back to the same ticks) costs no new decimal: a
+// decimal.Decimal is immutable, so klines may share one. It holds the
+// last price of each of priceCacheSize slots, direct-mapped by a hash of
+// the coefficient.
+type priceCache struct {
+	exp  int32
+	have [priceCacheSize]bool
+	coef [priceCacheSize]int64
+	dec  [priceCacheSize]decimal.Decimal
+}
+
+func (c *priceCache) get(coef int64) decimal.Decimal {
+	i := uint64(coef) * 0x9e3779b97f4a7c15 >> 54 // the top 10 bits: priceCacheSize slots
+	if c.have[i] && c.coef[i] == coef {
+		return c.dec[i]
+	}
+	d := decimal.New(coef, c.exp)
+	c.have[i], c.coef[i], c.dec[i] = true, coef, d
+	return d
 }
