@@ -1,6 +1,7 @@
 package exchange
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/shopspring/decimal"
@@ -98,4 +99,37 @@ func (f Fixed) CmpDecimal(d decimal.Decimal) int {
 		return f.Decimal().Cmp(d)
 	}
 	return cmpSmall(f.small(), y)
+}
+
+// Add returns f+g exactly as decimal's Add forms it (the coefficients
+// aligned to the smaller exponent, then added), and false when the result
+// does not fit an int64 coefficient.
+func (f Fixed) Add(g Fixed) (Fixed, bool) {
+	if f.Exp != g.Exp {
+		if f.Exp < g.Exp {
+			f, g = g, f
+		}
+		// f has the larger exponent: scale its coefficient down to g's.
+		c, ok := scaleCoef(f.Coef, int64(f.Exp)-int64(g.Exp))
+		if !ok {
+			return Fixed{}, false
+		}
+		f = Fixed{Coef: c, Exp: g.Exp}
+	}
+	s := f.Coef + g.Coef
+	if (s > f.Coef) != (g.Coef > 0) {
+		return Fixed{}, false // overflow
+	}
+	return Fixed{Coef: s, Exp: f.Exp}, true
+}
+
+// scaleCoef is c×10^n, and false when it overflows int64.
+func scaleCoef(c, n int64) (int64, bool) {
+	for ; n > 0; n-- {
+		if c > math.MaxInt64/10 || c < math.MinInt64/10 {
+			return 0, false
+		}
+		c *= 10
+	}
+	return c, true
 }
