@@ -59,8 +59,8 @@ func FixedKlineOf(k *Kline) (FixedKline, error) {
 		}
 		*p.f = f
 	}
-	out.Volume = fixedRounded(k.Volume)
-	out.QuoteVolume = fixedRounded(k.QuoteVolume)
+	out.Volume = RoundFixed(k.Volume)
+	out.QuoteVolume = RoundFixed(k.QuoteVolume)
 	return out, nil
 }
 
@@ -79,10 +79,10 @@ func trimZeros(d decimal.Decimal) decimal.Decimal {
 	return decimal.NewFromBigInt(c, e)
 }
 
-// fixedRounded is d as a Fixed, its trailing zeros dropped or, when it
+// RoundFixed is d as a Fixed, its trailing zeros dropped or, when it
 // still has more than 18 digits, rounded half away from zero to 18
 // significant digits.
-func fixedRounded(d decimal.Decimal) Fixed {
+func RoundFixed(d decimal.Decimal) Fixed {
 	for range 3 {
 		if f, ok := FixedOf(d); ok {
 			return f

@@ -7,8 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/strategy"
@@ -29,10 +27,10 @@ type Replay struct {
 	Symbols []string
 	Data    map[string][]exchange.Kline
 	// Series, when set, holds each symbol's bars instead of Data, in
-	// their compact form: each step materialises its bars' klines in a
-	// buffer of one kline a symbol, reused at the next step (the runtime
-	// and the exchange copy what they keep), so the replay holds no
-	// kline per bar.
+	// their compact form: each step copies its bars' numbers from the
+	// columns into a buffer of one compact bar a symbol, reused at the
+	// next step (the runtime and the exchange copy what they keep), so
+	// the replay builds no decimal and holds nothing per bar.
 	Series map[string]*marketdata.Series
 	// WarmUp is how many bars of each symbol are warm-up
 	// (Runtime.WarmUpBars).
@@ -43,9 +41,9 @@ type Replay struct {
 	next    []int
 	data    [][]exchange.Kline // Data by symbol index: no map look-up per bar
 	series  []*marketdata.Series
-	times   [][]int64        // each series' open times
-	kbuf    []exchange.Kline // each series' current bar
-	prices  []*priceCache    // each series' recent price decimals
+	times   [][]int64             // each series' open times
+	exps    [][2]int32            // each series' exponents: the prices', the volume's
+	kbuf    []exchange.FixedKline // each symbol's current bar
 	feeds   []strategy.Feed
 	at      []int // the symbols with a bar at the current instant
 	step    Step
@@ -82,9 +80,9 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 		r.next = make([]int, n)
 		r.feeds = make([]strategy.Feed, n)
 		r.data = make([][]exchange.Kline, n)
+		r.kbuf = make([]exchange.FixedKline, n)
 		if r.Series != nil {
-			r.series, r.times, r.kbuf = make([]*marketdata.Series, n), make([][]int64, n), make([]exchange.Kline, n)
-			r.prices = make([]*priceCache, n)
+			r.series, r.times, r.exps = make([]*marketdata.Series, n), make([][]int64, n), make([][2]int32, n)
 		}
 		for i, sym := range r.Symbols {
 			r.feeds[i] = strategy.Feed{Symbol: sym, Interval: r.Interval}
@@ -100,7 +98,7 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 				return nil, fmt.Errorf("session: the %s bars are %s, the replay's interval %s", sym, s.Interval(), r.Interval)
 			}
 			r.series[i], r.times[i] = s, s.Times()
-			r.prices[i] = &priceCache{exp: s.Exp(marketdata.Close)}
+			r.exps[i] = [2]int32{s.Exp(marketdata.Close), s.Exp(marketdata.Volume)}
 		}
 		r.step.Bars = make([]Bar, 0, n)
 		r.at = make([]int, 0, n)
@@ -142,13 +140,19 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 			*b = Bar{Feed: r.feeds[i], Sim: true, Index: i}
 		}
 		n := r.next[i]
-		b.K = &r.data[i][n]
-		if n > 0 && !b.K.OpenTime.After(r.data[i][n-1].OpenTime) {
+		k := &r.data[i][n]
+		if n > 0 && !k.OpenTime.After(r.data[i][n-1].OpenTime) {
 			// Checked here, on bars in the cache, not in a pass of its own
 			// over a million bars before the run.
 			return nil, fmt.Errorf("session: %s bar %d at %s is not after the bar before it", r.Symbols[i], n,
-				b.K.OpenTime.UTC().Format(time.RFC3339))
+				k.OpenTime.UTC().Format(time.RFC3339))
 		}
+		fk, err := exchange.FixedKlineOf(k)
+		if err != nil {
+			return nil, fmt.Errorf("session: %s bar %d: %w", r.Symbols[i], n, err)
+		}
+		r.kbuf[i] = fk
+		b.K = &r.kbuf[i]
 		if !r.live && r.next[i] >= r.WarmUp {
 			r.live = true
 		}
@@ -160,7 +164,7 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 }
 
 // nextSeries is Next over Series: the instant is found on the open-time
-// columns, and only its bars are materialised as klines.
+// columns, and only its bars are copied out, as compact bars.
 func (r *Replay) nextSeries() (*Step, error) {
 	at := r.at[:0]
 	var t int64
@@ -189,7 +193,7 @@ func (r *Replay) nextSeries() (*Step, error) {
 			*b = Bar{Feed: r.feeds[i], Sim: true, Index: i}
 		}
 		n := r.next[i]
-		r.kline(i, n)
+		r.bar(i, n)
 		b.K = &r.kbuf[i]
 		if !r.live && n >= r.WarmUp {
 			r.live = true
@@ -202,41 +206,16 @@ func (r *Replay) nextSeries() (*Step, error) {
 	return s, nil
 }
 
-// kline materialises bar n of series i in its buffer: Series.Kline, with
-// the prices' decimals taken from the series' price cache.
-func (r *Replay) kline(i, n int) {
-	s, pc, k := r.series[i], r.prices[i], &r.kbuf[i]
+// bar copies bar n of series i into its buffer: the columns' integers
+// with the series' exponents, so each number is the decimal the series
+// was read as (Series.Kline) without building it.
+func (r *Replay) bar(i, n int) {
+	s, e, k := r.series[i], &r.exps[i], &r.kbuf[i]
 	k.OpenTime = time.UnixMilli(r.times[i][n]).UTC()
 	k.CloseTime = r.Interval.Next(k.OpenTime).Add(-time.Millisecond)
-	k.Open = pc.get(s.Int(marketdata.Open, n))
-	k.High = pc.get(s.Int(marketdata.High, n))
-	k.Low = pc.get(s.Int(marketdata.Low, n))
-	k.Close = pc.get(s.Int(marketdata.Close, n))
-	k.Volume = decimal.New(s.Int(marketdata.Volume, n), s.Exp(marketdata.Volume))
-}
-
-// priceCacheSize is the number of prices a priceCache remembers.
-const priceCacheSize = 1 << 10
-
-// priceCache remembers the decimals of a series' recent prices by
-// coefficient, so a price seen again (a bar's open is mostly the last
-// close, and prices come back to the same ticks) costs no new decimal: a
-// decimal.Decimal is immutable, so klines may share one. It holds the
-// last price of each of priceCacheSize slots, direct-mapped by a hash of
-// the coefficient.
-type priceCache struct {
-	exp  int32
-	have [priceCacheSize]bool
-	coef [priceCacheSize]int64
-	dec  [priceCacheSize]decimal.Decimal
-}
-
-func (c *priceCache) get(coef int64) decimal.Decimal {
-	i := uint64(coef) * 0x9e3779b97f4a7c15 >> 54 // the top 10 bits: priceCacheSize slots
-	if c.have[i] && c.coef[i] == coef {
-		return c.dec[i]
-	}
-	d := decimal.New(coef, c.exp)
-	c.have[i], c.coef[i], c.dec[i] = true, coef, d
-	return d
+	k.Open = exchange.Fixed{Coef: s.Int(marketdata.Open, n), Exp: e[0]}
+	k.High = exchange.Fixed{Coef: s.Int(marketdata.High, n), Exp: e[0]}
+	k.Low = exchange.Fixed{Coef: s.Int(marketdata.Low, n), Exp: e[0]}
+	k.Close = exchange.Fixed{Coef: s.Int(marketdata.Close, n), Exp: e[0]}
+	k.Volume = exchange.Fixed{Coef: s.Int(marketdata.Volume, n), Exp: e[1]}
 }

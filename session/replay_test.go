@@ -28,7 +28,7 @@ func steps(t *testing.T, f *session.Replay) string {
 		for _, bar := range s.Bars {
 			k := bar.K
 			fmt.Fprintf(&b, " %s#%d warm=%t %s %s %s %s %s %s %s/%d", bar.Feed.Symbol, bar.Index, bar.Warm, k.OpenTime.Format("15:04"),
-				k.CloseTime.Format("15:04:05.000"), k.Open, k.High, k.Low, k.Close, k.Volume, k.Close.Exponent())
+				k.CloseTime.Format("15:04:05.000"), k.Open, k.High, k.Low, k.Close, k.Volume, k.Close.Exp)
 		}
 		b.WriteString("\n")
 	}

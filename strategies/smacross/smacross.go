@@ -156,7 +156,7 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 		}
 		s.last.symbol, s.last.b = bar.Symbol, b
 	}
-	c := bar.Close.InexactFloat64()
+	c := bar.Close.Float64()
 	b.fast.Update(c)
 	b.slow.Update(c)
 	if !b.fast.Ready() || !b.slow.Ready() {
