@@ -19,7 +19,7 @@ type Bar struct {
 	Feed strategy.Feed
 	// K is the bar, compact: the replay fills it straight from its
 	// series, a poll converts the klines it fetched (exchange.FixedKlineOf).
-	K    *exchange.FixedKline
+	K *exchange.FixedKline
 	// Warm marks warm-up history: the strategies see it with WarmingUp
 	// and may not trade on it.
 	Warm bool

@@ -15,9 +15,9 @@ import (
 
 // valuedAsset is a holding the account is valued with.
 type valuedAsset struct {
-	amt    decimal.Decimal  // free plus locked
-	symbol string           // the asset's symbol in the valuation asset; "" for the valuation asset itself
-	last   *lastPx          // the symbol's last price, once one was seen
+	amt    decimal.Decimal // free plus locked
+	symbol string          // the asset's symbol in the valuation asset; "" for the valuation asset itself
+	last   *lastPx         // the symbol's last price, once one was seen
 }
 
 // equityTerm is one term of the equity sum: coefficient×10^exp.
