@@ -44,6 +44,7 @@ type Replay struct {
 	times   [][]int64             // each series' open times
 	exps    [][2]int32            // each series' exponents: the prices', the volume's
 	kbuf    []exchange.FixedKline // each symbol's current bar
+	dur     time.Duration         // Interval's length; 0 for a month, whose length varies
 	feeds   []strategy.Feed
 	at      []int // the symbols with a bar at the current instant
 	step    Step
@@ -76,6 +77,9 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 			return nil, errors.New("session: a replay needs symbols and a valid interval")
 		}
 		r.started = true
+		if r.Interval != exchange.Interval1M {
+			r.dur = r.Interval.Duration()
+		}
 		n := len(r.Symbols)
 		r.next = make([]int, n)
 		r.feeds = make([]strategy.Feed, n)
@@ -202,7 +206,7 @@ func (r *Replay) nextSeries() (*Step, error) {
 		r.next[i]++
 	}
 	s.Open = r.kbuf[at[0]].OpenTime
-	s.At = r.Interval.Next(s.Open)
+	s.At = r.after(s.Open)
 	return s, nil
 }
 
@@ -212,10 +216,19 @@ func (r *Replay) nextSeries() (*Step, error) {
 func (r *Replay) bar(i, n int) {
 	s, e, k := r.series[i], &r.exps[i], &r.kbuf[i]
 	k.OpenTime = time.UnixMilli(r.times[i][n]).UTC()
-	k.CloseTime = r.Interval.Next(k.OpenTime).Add(-time.Millisecond)
+	k.CloseTime = r.after(k.OpenTime).Add(-time.Millisecond)
 	k.Open = exchange.Fixed{Coef: s.Int(marketdata.Open, n), Exp: e[0]}
 	k.High = exchange.Fixed{Coef: s.Int(marketdata.High, n), Exp: e[0]}
 	k.Low = exchange.Fixed{Coef: s.Int(marketdata.Low, n), Exp: e[0]}
 	k.Close = exchange.Fixed{Coef: s.Int(marketdata.Close, n), Exp: e[0]}
 	k.Volume = exchange.Fixed{Coef: s.Int(marketdata.Volume, n), Exp: e[1]}
+}
+
+// after is Interval.Next(t) without its look-up of the interval's length
+// at every bar.
+func (r *Replay) after(t time.Time) time.Time {
+	if r.dur == 0 {
+		return r.Interval.Next(t)
+	}
+	return t.Add(r.dur)
 }
