@@ -48,8 +48,8 @@ func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kli
 
 // FeedBar is FeedKline for a bar with Fixed numbers, with the same
 // checks, fills and results, building decimals only where something
-// needs them: the open's when orders wait for it, the bar's kline when a
-// resting order is reached (the fills are then FeedKline's), the close's
+// needs them: the open's alone when orders wait for it, the bar's kline
+// when a resting order is reached (the fills are then FeedKline's), the close's
 // when the last price is asked for, and the kline when klines are asked
 // for or stored beside others (a feed keeping one kline, a replay's,
 // holds the latest bar compact instead).
@@ -78,14 +78,12 @@ func (x *Exchange) FeedBar(symbol string, iv exchange.Interval, k *exchange.Fixe
 	if open := k.OpenTime; open.After(x.now) {
 		x.now = open
 	}
-	if len(m.pending) > 0 || x.reachesFixed(m, k) {
-		kl := k.Kline()
-		if len(m.pending) > 0 {
-			x.fillPending(m, kl)
-		}
-		if len(m.bids) > 0 || len(m.asks) > 0 {
-			x.fillResting(m, kl)
-		}
+	if len(m.pending) > 0 {
+		// Pending orders need the open alone.
+		x.fillPending(m, exchange.Kline{OpenTime: k.OpenTime, CloseTime: k.CloseTime, Open: k.Open.Decimal()})
+	}
+	if x.reachesFixed(m, k) {
+		x.fillResting(m, k.Kline())
 	}
 	m.lastFix, m.lastHeld = k.Close, true
 	m.tape.updates++
