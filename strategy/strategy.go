@@ -38,7 +38,7 @@ type Bar struct {
 }
 
 // Kline is the bar with its numbers as decimals.
-func (b *Bar) Kline() exchange.Kline { return b.FixedKline.Kline() }
+func (b Bar) Kline() exchange.Kline { return b.FixedKline.Kline() }
 
 // Feed names a symbol and interval a strategy subscribes to.
 type Feed struct {
