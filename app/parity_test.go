@@ -211,7 +211,13 @@ func checkParity(t *testing.T, strats string) *backtest.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := backtest.Run(ctx, backtest.Spec{Instances: c.Strategies, Registry: reg, Interval: exchange.Interval60m, Data: data,
+	series := map[string]*marketdata.Series{}
+	for sym, ks := range data {
+		if series[sym], err = marketdata.FromKlines(sym, exchange.Interval60m, ks); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := backtest.Run(ctx, backtest.Spec{Instances: c.Strategies, Registry: reg, Interval: exchange.Interval60m, Data: series,
 		Balances: c.Account.Balances, Fill: fill})
 	if err != nil {
 		t.Fatal(err)

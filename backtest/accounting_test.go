@@ -22,7 +22,7 @@ func TestFeesInTheQuoteAsset(t *testing.T) {
 		0: {market("BTCUSDT", exchange.SideBuy, "1")},
 		2: {market("BTCUSDT", exchange.SideSell, "1")},
 	}}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
 		Fill: FillModel{QuoteFees: true}})
 	wantFills := "BTCUSDT B 1@102 fee 0.204 USDT maker=false 01:00; BTCUSDT S 1@110 fee 0.22 USDT maker=false 03:00"
@@ -60,7 +60,7 @@ func TestQuoteFeesBuyWithinTheFunds(t *testing.T) {
 	s := &script{orders: map[int][]exchange.NewOrder{
 		0: {{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeMarket, QuoteOrderQty: dec("100")}},
 	}}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("100")},
 		Fill: FillModel{QuoteFees: true}})
 	if got, want := fillText(res.Fills), "BTCUSDT B 0.9784@102 fee 0.1995936 USDT maker=false 01:00"; got != want {
@@ -71,7 +71,7 @@ func TestQuoteFeesBuyWithinTheFunds(t *testing.T) {
 	}
 
 	s = &script{orders: map[int][]exchange.NewOrder{0: {limit("BTCUSDT", exchange.SideBuy, "1", "100")}}}
-	res = runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+	res = runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("100")},
 		Fill: FillModel{QuoteFees: true}})
 	if got, want := strings.Join(s.errs, "; "), "balance"; got != want {
@@ -96,7 +96,7 @@ func TestResampleGapsInABacktest(t *testing.T) {
 	for i := range 8 {
 		if i != 3 {
 			p := strconv.Itoa(100 + i)
-			bars = append(bars, hbar(i, p, p, p, p+".5"))
+			bars = append(bars, hbar(i, p, p+".5", p, p+".5"))
 		}
 	}
 	for _, c := range []struct {
@@ -107,7 +107,7 @@ func TestResampleGapsInABacktest(t *testing.T) {
 		{true, "BTCUSDT#0 now=08:00 last=04:00 px=107.5"},
 	} {
 		s := &script{}
-		runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": bars}, MergeGaps: c.merge,
+		runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": bars}), MergeGaps: c.merge,
 			Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
 			Instances: []strategy.Config{{Name: "script", ID: "s", Symbols: []string{"BTCUSDT"}, Interval: "4h"}}})
 		if got := strings.Join(s.log, "; "); got != c.want {
@@ -126,7 +126,7 @@ func TestQuoteFeesMakerBuyReturnsTheUnusedLock(t *testing.T) {
 	s.seen = map[string]int{}
 	reg := strategy.NewRegistry()
 	reg.Register("bal", func(strategy.Config) (strategy.Strategy, error) { return s, nil })
-	res, err := Run(t.Context(), Spec{Registry: reg, Interval: exchange.Interval60m, Data: map[string][]exchange.Kline{"BTCUSDT": bars},
+	res, err := Run(t.Context(), Spec{Registry: reg, Interval: exchange.Interval60m, Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": bars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
 		Fill:      FillModel{QuoteFees: true},
 		Instances: []strategy.Config{{Name: "bal", ID: "b", Symbols: []string{"BTCUSDT"}, Interval: "1h"}}})

@@ -23,31 +23,40 @@ import (
 // sharedData is ../shared/data from this package's directory.
 const sharedData = "../../shared/data"
 
-// tiled returns at least n one-minute bars: a real series from
-// ../shared/data repeated end to end, each copy shifted in time to follow
-// the copy before it.
-func tiled(tb testing.TB, n int) []exchange.Kline {
+// tiled returns n one-minute bars: a real series from ../shared/data
+// repeated end to end, each copy shifted in time to follow the copy before
+// it. The copies share nothing but values: the columns are n bars long.
+func tiled(tb testing.TB, n int) *marketdata.Series {
 	tb.Helper()
 	f, err := os.Open(filepath.Join(sharedData, "ETH_BTC-1m.csv"))
 	if err != nil {
 		tb.Skipf("real data absent (%v); this benchmark needs ../shared/data", err)
 	}
 	defer f.Close()
-	res, err := marketdata.ReadCSV(f, marketdata.ReadOptions{Interval: exchange.Interval1m, SkipBad: true})
+	src, _, err := marketdata.Read(f, marketdata.ReadOptions{Interval: exchange.Interval1m, Symbol: "ETHBTC", SkipBad: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	src := res.Klines
-	out := make([]exchange.Kline, n)
-	span := src[len(src)-1].OpenTime.Sub(src[0].OpenTime) + time.Minute
-	for i := range out {
-		k := src[i%len(src)]
-		shift := time.Duration(i/len(src)) * span
-		k.OpenTime = k.OpenTime.Add(shift)
-		k.CloseTime = k.CloseTime.Add(shift)
-		out[i] = k
+	m := src.Len()
+	first, last := src.Range()
+	span := last.Sub(first).Milliseconds() + time.Minute.Milliseconds()
+	t := make([]int64, n)
+	var cols [5][]int64
+	for i := range t {
+		t[i] = src.OpenMs(i%m) + int64(i/m)*span
 	}
-	return out
+	for f := marketdata.Open; f <= marketdata.Volume; f++ {
+		cols[f] = make([]int64, n)
+		for i := range cols[f] {
+			cols[f][i] = src.Int(f, i%m)
+		}
+	}
+	s, err := marketdata.NewSeries("ETHBTC", exchange.Interval1m, src.Exp(marketdata.Close), src.Exp(marketdata.Volume), t,
+		cols[0], cols[1], cols[2], cols[3], cols[4])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }
 
 // BenchmarkSMACrossMillionBars is one smacross backtest over 1,000,000
@@ -104,7 +113,7 @@ func benchMillion(b *testing.B, balances map[string]decimal.Decimal, check func(
 	}
 	b.StopTimer()
 	runtime.ReadMemStats(&after)
-	perBar := float64(len(bars)) * float64(b.N)
+	perBar := float64(bars.Len()) * float64(b.N)
 	b.ReportMetric(perBar/b.Elapsed().Seconds(), "bars/s")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/perBar, "allocs/bar")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
@@ -146,11 +155,11 @@ func peakRSSKB() int64 {
 	return 0
 }
 
-func millionSpec(bars []exchange.Kline) Spec {
+func millionSpec(bars *marketdata.Series) Spec {
 	return Spec{Instances: []strategy.Config{{Name: "smacross", ID: "bench", Symbols: []string{"ETHBTC"}, Interval: "1m",
 		Params: map[string]any{"fast": 10, "slow": 30, "fraction": "0.5"}}},
 		Registry: strategies.NewRegistry(), Interval: exchange.Interval1m, Quote: "BTC",
-		Data:     map[string][]exchange.Kline{"ETHBTC": bars},
+		Data:     map[string]*marketdata.Series{"ETHBTC": bars},
 		Balances: map[string]decimal.Decimal{"BTC": decimal.NewFromInt(10)}}
 }
 
@@ -197,7 +206,7 @@ func itoa(n int) string { return decimal.NewFromInt(int64(n)).String() }
 func sampleSpec(tb testing.TB) Spec {
 	tb.Helper()
 	reg := strategies.NewRegistry()
-	data, err := session.LoadData(config.Data{Source: "sample"}, exchange.Interval60m, []string{"BTCUSDT"}, [2]time.Time{})
+	data, err := session.LoadSeries(config.Data{Source: "sample"}, exchange.Interval60m, []string{"BTCUSDT"}, [2]time.Time{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -229,5 +238,65 @@ func BenchmarkRoundTrips(b *testing.B) {
 		if n := len(RoundTrips(fills)); n != 7_500 {
 			b.Fatalf("%d trades, want 7500", n)
 		}
+	}
+}
+
+// BenchmarkSMACrossDistinct is smacross (10/30, half the balance a trade,
+// no fees) over 1, 10 and 50 million distinct one-minute bars generated at
+// benchmark time (walkBars), resident as a series: bars/s, bytes and
+// allocations a bar (allocated during the runs), data-B/bar (the series'
+// own heap, measured around its generation) and peak-B/bar (the process's
+// peak resident memory over the bars, data and run together; meaningful
+// for the largest size run alone, -benchtime 1x). The 10M and 50M sizes
+// take tens of seconds and several GB: run them by name.
+func BenchmarkSMACrossDistinct(b *testing.B) {
+	for _, n := range []int{1_000_000, 10_000_000, 50_000_000} {
+		b.Run("bars="+itoa(n/1_000_000)+"M", func(b *testing.B) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			bars, err := walkBars(n, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			dataPerBar := float64(after.HeapAlloc-before.HeapAlloc) / float64(n)
+			spec := millionSpec(bars)
+			// No fees: with the default 0.1% the balance wastes away over
+			// the first million bars and later bars place no order.
+			spec.Fill.MakerFee, spec.Fill.TakerFee = &decimal.Zero, &decimal.Zero
+			fills := -1
+			run := func() {
+				res, err := Run(b.Context(), spec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if fills >= 0 && len(res.Fills) != fills {
+					b.Fatalf("%d fills, then %d", fills, len(res.Fills))
+				}
+				fills = len(res.Fills)
+			}
+			if n <= 1_000_000 {
+				settleHeap(run)
+			}
+			b.ReportAllocs()
+			runtime.ReadMemStats(&before)
+			b.ResetTimer()
+			for b.Loop() {
+				run()
+			}
+			b.StopTimer()
+			runtime.ReadMemStats(&after)
+			perBar := float64(n) * float64(b.N)
+			b.ReportMetric(perBar/b.Elapsed().Seconds(), "bars/s")
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/perBar, "allocs/bar")
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
+			b.ReportMetric(dataPerBar, "data-B/bar")
+			b.ReportMetric(float64(fills), "fills")
+			if kb := peakRSSKB(); kb > 0 {
+				b.ReportMetric(float64(kb)*1024/float64(n), "peak-B/bar")
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -22,7 +23,7 @@ func FromConfig(c *config.Config, reg *strategy.Registry) (Spec, error) {
 	if err != nil {
 		return Spec{}, err
 	}
-	data, err := session.LoadData(c.Data, s.Interval, strategy.SymbolsOf(c.Strategies), rng)
+	data, err := session.LoadSeries(c.Data, s.Interval, strategy.SymbolsOf(c.Strategies), rng)
 	if err != nil {
 		return Spec{}, err
 	}
@@ -33,13 +34,13 @@ func FromConfig(c *config.Config, reg *strategy.Registry) (Spec, error) {
 // its symbols section names, laid over the default rules (which read the
 // bars' decimals): FromConfig, and a distributed worker once the bars it
 // received by hash are at hand.
-func (s Spec) WithData(data map[string][]exchange.Kline) (Spec, error) {
+func (s Spec) WithData(data map[string]*marketdata.Series) (Spec, error) {
 	s.Data, s.Symbols = data, nil
 	for _, sym := range strategy.SymbolsOf(s.Instances) {
 		if !slices.ContainsFunc(s.Configured, func(c config.Symbol) bool { return c.Symbol == sym }) {
 			continue
 		}
-		info, err := session.SymbolRules(s.Configured, sym, data[sym])
+		info, err := session.SymbolRules(s.Configured, sym, firstBar(data[sym]))
 		if err != nil {
 			return Spec{}, err
 		}

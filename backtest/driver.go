@@ -28,8 +28,10 @@ type driver struct {
 	quote   string
 	journal *strategy.MemoryJournal
 
-	last  []decimal.Decimal
-	first []decimal.Decimal // first trading close per symbol
+	// last and first are each symbol's latest close and first trading
+	// close, compact: decimals are built only where money is computed.
+	last  []exchange.Fixed
+	first []exchange.Fixed
 	// Float shadows of the ledger and closes for the per-bar equity; a
 	// symbol is valued only when quoted in the valuation asset (and once
 	// it has a bar). A close is converted only when a position needs it:
@@ -61,9 +63,9 @@ type driver struct {
 
 func (d *driver) run(ctx context.Context) (*Result, error) {
 	n := len(d.symbols)
-	d.last = make([]decimal.Decimal, n)
-	d.first = make([]decimal.Decimal, n)
-	feed := &session.Replay{Interval: d.s.Interval, Symbols: d.symbols, Data: d.s.Data, WarmUp: d.rt.WarmUpBars()}
+	d.last = make([]exchange.Fixed, n)
+	d.first = make([]exchange.Fixed, n)
+	feed := &session.Replay{Interval: d.s.Interval, Symbols: d.symbols, Series: d.s.Data, WarmUp: d.rt.WarmUpBars()}
 	total := feed.Total()
 	d.valued, d.lastF, d.baseF, d.stepF = make([]bool, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	d.quoted, d.staleF = make([]bool, n), make([]bool, n)
@@ -97,7 +99,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 			d.last[i] = b.K.Close
 			d.staleF[i] = true
 			d.valued[i] = d.quoted[i]
-			if !b.Warm && d.first[i].IsZero() {
+			if !b.Warm && d.first[i].Coef == 0 {
 				d.first[i] = b.K.Close
 			}
 		},
@@ -138,7 +140,7 @@ func (d *driver) sample() {
 			continue
 		}
 		if d.staleF[i] {
-			d.lastF[i], d.staleF[i] = d.last[i].InexactFloat64(), false
+			d.lastF[i], d.staleF[i] = d.last[i].Float64(), false
 		}
 		v += q * d.lastF[i]
 		if q >= d.stepF[i] {
@@ -163,7 +165,7 @@ func (d *driver) exactEquity() decimal.Decimal {
 			continue
 		}
 		if q := &d.holdings[d.base[i]]; q.Sign() != 0 {
-			eq = eq.Add(q.Decimal().Mul(d.last[i]))
+			eq = eq.Add(q.Decimal().Mul(d.last[i].Decimal()))
 		}
 	}
 	return eq
@@ -291,8 +293,8 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 	}
 	res.Trades = RoundTrips(records)
 	for i, sym := range d.symbols {
-		if !d.first[i].IsZero() {
-			res.BuyHold[sym] = [2]decimal.Decimal{d.first[i], d.last[i]}
+		if d.first[i].Coef != 0 {
+			res.BuyHold[sym] = [2]decimal.Decimal{d.first[i].Decimal(), d.last[i].Decimal()}
 		}
 	}
 	st := d.rt.Stats()
@@ -305,7 +307,7 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 func (d *driver) price(symbol string) decimal.Decimal {
 	for i, s := range d.symbols {
 		if s == symbol {
-			return d.last[i]
+			return d.last[i].Decimal()
 		}
 	}
 	return decimal.Zero

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/risk"
 	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
@@ -30,8 +31,12 @@ type Spec struct {
 	// Interval until one completes a period (data.resample_gaps: merge);
 	// by default a gap closes the partial bar at the period's end.
 	MergeGaps bool
-	// Data holds each symbol's bars at Interval, in time order.
-	Data map[string][]exchange.Kline
+	// Data holds each symbol's bars at Interval, as compact series
+	// (marketdata.Series: 48 bytes a bar, no heap object per bar). They
+	// are only read, so the runs of a sweep share one Data, and a
+	// walk-forward's windows are cuts of it that share its columns; each
+	// bar becomes an exchange.Kline only for the instant it is replayed.
+	Data map[string]*marketdata.Series
 	// Symbols are the symbols' rules; a symbol in Data without rules gets
 	// DefaultRules.
 	Symbols []exchange.SymbolInfo
@@ -148,8 +153,11 @@ func (s *Spec) check() error {
 		return errors.New("backtest: no data")
 	}
 	for sym, ks := range s.Data {
-		if len(ks) == 0 {
+		switch {
+		case ks == nil || ks.Len() == 0:
 			return fmt.Errorf("backtest: no bars for %s", sym)
+		case ks.Interval() != s.Interval:
+			return fmt.Errorf("backtest: the %s bars are %s, not the run's interval %s", sym, ks.Interval(), s.Interval)
 		}
 	}
 	for a, v := range s.Balances {
@@ -171,7 +179,7 @@ func (s *Spec) rules(symbols []string) ([]exchange.SymbolInfo, error) {
 		r, ok := have[sym]
 		if !ok {
 			var err error
-			if r, err = session.DefaultRules(sym, s.Data[sym]); err != nil {
+			if r, err = session.DefaultRules(sym, firstBar(s.Data[sym])); err != nil {
 				return nil, err
 			}
 		}
@@ -180,12 +188,31 @@ func (s *Spec) rules(symbols []string) ([]exchange.SymbolInfo, error) {
 	return out, nil
 }
 
-func earliest(data map[string][]exchange.Kline) time.Time {
+func earliest(data map[string]*marketdata.Series) time.Time {
 	var t time.Time
 	for _, ks := range data {
-		if t.IsZero() || ks[0].OpenTime.Before(t) {
-			t = ks[0].OpenTime
+		if first, _ := ks.Range(); t.IsZero() || first.Before(t) {
+			t = first
 		}
 	}
 	return t
+}
+
+// firstBar is a series' first bar as a kline, for the rules that read the
+// bars' decimals (session.DefaultRules, session.SymbolRules): every bar of
+// a series carries its exponents, so the first says what all would.
+func firstBar(s *marketdata.Series) []exchange.Kline {
+	if s == nil || s.Len() == 0 {
+		return nil
+	}
+	return []exchange.Kline{s.Kline(0)}
+}
+
+// Klines materialises a symbol's bars as klines (nil without data): for
+// reports and callers that take klines; a run never does.
+func (s *Spec) Klines(symbol string) []exchange.Kline {
+	if ks := s.Data[symbol]; ks != nil {
+		return ks.Klines()
+	}
+	return nil
 }

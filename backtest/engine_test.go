@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/risk"
 	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
@@ -137,7 +138,7 @@ func TestMarketOrdersFillAtNextOpen(t *testing.T) {
 		0: {market("BTCUSDT", exchange.SideBuy, "1")},
 		2: {market("BTCUSDT", exchange.SideSell, "0.998")},
 	}}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")}})
 	wantFills := "BTCUSDT B 1@102 fee 0.002 BTC maker=false 01:00; BTCUSDT S 0.998@110 fee 0.21956 USDT maker=false 03:00"
 	if got := fillText(res.Fills); got != wantFills {
@@ -169,7 +170,7 @@ func TestMarketOrdersFillAtNextOpen(t *testing.T) {
 func TestNoLookAhead(t *testing.T) {
 	t.Parallel()
 	s := &script{orders: map[int][]exchange.NewOrder{1: {market("BTCUSDT", exchange.SideBuy, "1")}}}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")}})
 	want := "BTCUSDT#0 now=01:00 last=00:00 px=100|BTCUSDT#1 now=02:00 last=01:00 px=102|" +
 		"BTCUSDT#2 now=03:00 last=02:00 px=105|BTCUSDT#3 now=04:00 last=03:00 px=111"
@@ -185,7 +186,7 @@ func TestNoLookAhead(t *testing.T) {
 func TestMarketAtSignalClose(t *testing.T) {
 	t.Parallel()
 	s := &script{orders: map[int][]exchange.NewOrder{1: {market("BTCUSDT", exchange.SideBuy, "1")}}}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
 		Fill: FillModel{AtSignalClose: true}})
 	if got, want := fillText(res.Fills), "BTCUSDT B 1@102 fee 0.002 BTC maker=false 02:00"; got != want {
@@ -211,7 +212,7 @@ func TestLimitTradeThroughAndTouch(t *testing.T) {
 		{true, "BTCUSDT B 2@99.5 fee 0.002 BTC maker=true 01:00"},
 	} {
 		s := &script{orders: map[int][]exchange.NewOrder{0: {limit("BTCUSDT", exchange.SideBuy, "2", "99.5")}}}
-		res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": bars},
+		res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": bars}),
 			Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
 			Fill: FillModel{Touch: tt.touch}})
 		if got := fillText(res.Fills); got != tt.want {
@@ -228,7 +229,7 @@ func TestLimitTradeThroughAndTouch(t *testing.T) {
 func TestCrossingLimitIsTaker(t *testing.T) {
 	t.Parallel()
 	s := &script{orders: map[int][]exchange.NewOrder{0: {limit("BTCUSDT", exchange.SideSell, "1", "95")}}}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols:  []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")},
 		Balances: map[string]decimal.Decimal{"USDT": dec("0"), "BTC": dec("1")}})
 	if got, want := fillText(res.Fills), "BTCUSDT S 1@102 fee 0.204 USDT maker=false 01:00"; got != want {
@@ -240,7 +241,7 @@ func TestCrossingLimitIsTaker(t *testing.T) {
 func TestSlippage(t *testing.T) {
 	t.Parallel()
 	s := &script{orders: map[int][]exchange.NewOrder{0: {market("BTCUSDT", exchange.SideBuy, "1")}}}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
 		Fill: FillModel{SlippageBps: dec("50")}})
 	if len(res.Fills) != 1 || res.Fills[0].Price.String() != "102.51" {
@@ -250,7 +251,7 @@ func TestSlippage(t *testing.T) {
 	// gets 104 × 0.995 = 103.48 less three ticks, 103.45.
 	s = &script{orders: map[int][]exchange.NewOrder{0: {market("BTCUSDT", exchange.SideBuy, "1")},
 		1: {market("BTCUSDT", exchange.SideSell, "0.998")}}}
-	res = runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+	res = runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
 		Fill: FillModel{SlippageBps: dec("50"), SlippageTicks: 3}})
 	if len(res.Fills) != 2 || res.Fills[0].Price.String() != "102.54" || res.Fills[1].Price.String() != "103.45" {
@@ -266,7 +267,7 @@ func TestRejectionsByRule(t *testing.T) {
 		limit("BTCUSDT", exchange.SideBuy, "0.04", "100"),    // 4 USDT < 5
 		limit("BTCUSDT", exchange.SideBuy, "0.00001", "100"), // 5 quantity decimals > 4
 	}}}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")}})
 	if got := strings.Join(s.errs, ","); got != "min-amount,precision" {
 		t.Errorf("rejections %q", got)
@@ -288,7 +289,7 @@ func TestMultiSymbolSharedCash(t *testing.T) {
 	s := &script{orders: map[int][]exchange.NewOrder{
 		0: {limit("BTCUSDT", exchange.SideBuy, "1", "105"), limit("ETHUSDT", exchange.SideBuy, "1", "50")},
 	}}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars[:3], "ETHUSDT": eth},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars[:3], "ETHUSDT": eth}),
 		Symbols:  []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC"), rulesFor("ETHUSDT", "ETH")},
 		Balances: map[string]decimal.Decimal{"USDT": dec("120")}})
 	// BTCUSDT comes first at each instant (symbols in name order): its buy
@@ -311,7 +312,7 @@ func TestRunRefusesBadSpecs(t *testing.T) {
 	reg := strategy.NewRegistry()
 	reg.Register("script", func(strategy.Config) (strategy.Strategy, error) { return &script{}, nil })
 	inst := []strategy.Config{{Name: "script", ID: "s", Symbols: []string{"BTCUSDT"}, Interval: "1h"}}
-	data := map[string][]exchange.Kline{"BTCUSDT": fourBars}
+	data := seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars})
 	for _, tt := range []struct {
 		name string
 		spec Spec
@@ -319,8 +320,8 @@ func TestRunRefusesBadSpecs(t *testing.T) {
 	}{
 		{"no instances", Spec{Registry: reg, Interval: exchange.Interval60m, Data: data}, "no strategy instances"},
 		{"bad interval", Spec{Instances: inst, Registry: reg, Interval: "1h", Data: data}, `interval "1h" is not valid`},
-		{"unordered", Spec{Instances: inst, Registry: reg, Interval: exchange.Interval60m,
-			Data: map[string][]exchange.Kline{"BTCUSDT": {fourBars[1], fourBars[0]}}}, "BTCUSDT bar 1 at 2024-01-01T00:00:00Z is not after"},
+		{"other interval", Spec{Instances: inst, Registry: reg, Interval: exchange.Interval1m, Data: data},
+			"the BTCUSDT bars are 60m, not the run's interval 1m"},
 		{"negative balance", Spec{Instances: inst, Registry: reg, Interval: exchange.Interval60m, Data: data,
 			Balances: map[string]decimal.Decimal{"USDT": dec("-1")}}, "account.balances.USDT: -1 is negative"},
 		{"no data for symbol", Spec{Instances: []strategy.Config{{Name: "script", ID: "s", Symbols: []string{"ETHUSDT"}, Interval: "1h"}},
@@ -328,7 +329,7 @@ func TestRunRefusesBadSpecs(t *testing.T) {
 		{"unknown strategy", Spec{Instances: []strategy.Config{{Name: "nope", ID: "s", Symbols: []string{"BTCUSDT"}, Interval: "1h"}},
 			Registry: reg, Interval: exchange.Interval60m, Data: data}, `strategies[0]: unknown strategy "nope" (known: script)`},
 		{"unsplittable symbol", Spec{Instances: inst, Registry: reg, Interval: exchange.Interval60m,
-			Data: map[string][]exchange.Kline{"FOO": fourBars}}, `symbol "FOO": cannot tell its base and quote asset`},
+			Data: seriesOf(t, map[string][]exchange.Kline{"FOO": fourBars})}, `symbol "FOO": cannot tell its base and quote asset`},
 	} {
 		_, err := Run(t.Context(), tt.spec)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
@@ -366,7 +367,7 @@ func TestKillSwitchCancelsAndRefuses(t *testing.T) {
 		0: {limit("BTCUSDT", exchange.SideBuy, "1", "50")},
 		3: {market("BTCUSDT", exchange.SideBuy, "1")},
 	}}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": bars},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": bars}),
 		Symbols:  []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")},
 		Balances: map[string]decimal.Decimal{"USDT": dec("1000"), "BTC": dec("10")},
 		Risk:     risk.Limits{MaxDrawdown: dec("0.2")}})
@@ -394,7 +395,7 @@ func TestSelfTradeAndSTPMode(t *testing.T) {
 	s := &script{orders: map[int][]exchange.NewOrder{0: {
 		limit("BTCUSDT", exchange.SideSell, "1", "101"), limit("BTCUSDT", exchange.SideBuy, "1", "102"), stp,
 	}}}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols:  []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")},
 		Balances: map[string]decimal.Decimal{"USDT": dec("1000"), "BTC": dec("1")}})
 	want := "BTCUSDT S 1@101 fee 0.101 USDT maker=true 01:00; BTCUSDT B 1@101 fee 0.002 BTC maker=false 01:00"
@@ -434,7 +435,7 @@ func TestSchedulesRunAtBarCloses(t *testing.T) {
 	reg := strategy.NewRegistry()
 	reg.Register("sched", func(strategy.Config) (strategy.Strategy, error) { return s, nil })
 	_, err := Run(t.Context(), Spec{Instances: []strategy.Config{{Name: "sched", ID: "j", Symbols: []string{"BTCUSDT"}, Interval: "1h"}},
-		Registry: reg, Interval: exchange.Interval60m, Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+		Registry: reg, Interval: exchange.Interval60m, Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1")}})
 	if err != nil {
 		t.Fatal(err)
@@ -454,7 +455,7 @@ func TestFeesInTheToken(t *testing.T) {
 		tok[i] = hbar(i, "2", "2", "2", "2")
 	}
 	s := &script{orders: map[int][]exchange.NewOrder{0: {market("BTCUSDT", exchange.SideBuy, "1")}}}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars, "TOKUSDT": tok},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars, "TOKUSDT": tok}),
 		Symbols:  []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC"), rulesFor("TOKUSDT", "TOK")},
 		Balances: map[string]decimal.Decimal{"USDT": dec("1000"), "TOK": dec("10")}, Fill: FillModel{TokenFees: true}})
 	if got, want := fillText(res.Fills), "BTCUSDT B 1@102 fee 0.0816 TOK maker=false 01:00"; got != want {
@@ -483,7 +484,7 @@ func TestPartialFillEndsPartiallyCanceled(t *testing.T) {
 	s.seen = map[string]int{}
 	reg.Register("watch", func(strategy.Config) (strategy.Strategy, error) { return s, nil })
 	res, err := Run(t.Context(), Spec{Instances: []strategy.Config{{Name: "watch", ID: "w", Symbols: []string{"BTCUSDT"}, Interval: "1h"}},
-		Registry: reg, Interval: exchange.Interval60m, Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+		Registry: reg, Interval: exchange.Interval60m, Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("100")}})
 	if err != nil {
 		t.Fatal(err)
@@ -513,4 +514,31 @@ func (w *orderWatcher) OnOrder(_ strategy.Context, o strategy.Order) error {
 	}
 	w.statuses = append(w.statuses, st)
 	return nil
+}
+
+// seriesOf builds a spec's Data from klines, as a loader would.
+func seriesOf(t testing.TB, data map[string][]exchange.Kline) map[string]*marketdata.Series {
+	t.Helper()
+	out := make(map[string]*marketdata.Series, len(data))
+	for sym, ks := range data {
+		// The interval is the shortest step between bars (60m for one bar).
+		iv := exchange.Interval60m
+		step := time.Duration(0)
+		for i := 1; i < len(ks); i++ {
+			if d := ks[i].OpenTime.Sub(ks[i-1].OpenTime); step == 0 || d < step {
+				step = d
+			}
+		}
+		for _, v := range []exchange.Interval{exchange.Interval1m, exchange.Interval5m, exchange.Interval15m, exchange.Interval30m, exchange.Interval4h, exchange.Interval1d} {
+			if step == v.Duration() {
+				iv = v
+			}
+		}
+		s, err := marketdata.FromKlines(sym, iv, ks)
+		if err != nil {
+			t.Fatalf("%s: %v", sym, err)
+		}
+		out[sym] = s
+	}
+	return out
 }

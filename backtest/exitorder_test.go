@@ -28,7 +28,7 @@ func TestExitLimitOrder(t *testing.T) {
 	s.seen = map[string]int{}
 	reg := strategy.NewRegistry()
 	reg.Register("watch", func(strategy.Config) (strategy.Strategy, error) { return s, nil })
-	res, err := Run(t.Context(), Spec{Registry: reg, Interval: exchange.Interval60m, Data: map[string][]exchange.Kline{"BTCUSDT": bars},
+	res, err := Run(t.Context(), Spec{Registry: reg, Interval: exchange.Interval60m, Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": bars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
 		Fill:      FillModel{SlippageBps: dec("100")},
 		Instances: []strategy.Config{{Name: "watch", ID: "w", Symbols: []string{"BTCUSDT"}, Interval: "1h", Exits: &ex}}})

@@ -27,7 +27,7 @@ func lvl(s string) strategy.Level {
 func runExits(t *testing.T, ex strategy.Exits, iv exchange.Interval, bars []exchange.Kline) (string, string, *script) {
 	t.Helper()
 	s := &script{orders: map[int][]exchange.NewOrder{0: {market("BTCUSDT", exchange.SideBuy, "1")}}}
-	res := runScript(t, s, Spec{Interval: iv, Data: map[string][]exchange.Kline{"BTCUSDT": bars},
+	res := runScript(t, s, Spec{Interval: iv, Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": bars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
 		Instances: []strategy.Config{{Name: "script", ID: "s", Symbols: []string{"BTCUSDT"}, Interval: "1h", Exits: &ex}}})
 	return fillText(res.Fills), tradeText(res.Trades), s
@@ -170,7 +170,7 @@ func TestExitATRStop(t *testing.T) {
 	s := &script{orders: map[int][]exchange.NewOrder{2: {market("BTCUSDT", exchange.SideBuy, "1")}}}
 	bars := []exchange.Kline{hbar(0, "100", "101", "99", "100"), hbar(1, "100", "101", "99", "100"), hbar(2, "100", "101", "99", "100"),
 		hbar(3, "100", "101", "96.5", "100"), hbar(4, "100", "101", "95.5", "100"), hbar(5, "99", "100", "98", "99")}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": bars},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": bars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
 		Instances: []strategy.Config{{Name: "script", ID: "s", Symbols: []string{"BTCUSDT"}, Interval: "1h",
 			Exits: &strategy.Exits{StopLoss: lvl("2atr"), ATRPeriod: 2}}}})
@@ -189,7 +189,7 @@ func TestRoundTripNetOfBaseFees(t *testing.T) {
 		0: {market("BTCUSDT", exchange.SideBuy, "1")},
 		2: {market("BTCUSDT", exchange.SideSell, "0.998")},
 	}}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": fourBars},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")}})
 	tr := res.Trades[0]
 	if tr.Qty.String() != "0.998" || tr.Fees.String() != "0.42356" || tr.PnL.String() != "7.56044" {

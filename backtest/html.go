@@ -290,7 +290,7 @@ func WriteHTML(w io.Writer, rep Report, s Spec, res *Result, o HTMLOptions) erro
 	places := map[string]int32{}
 	for _, sym := range syms {
 		places[sym] = pricePlaces(s, sym)
-		p.Charts = append(p.Charts, candleChart(sym, s.Data[sym], places[sym], plotsFor(s, sym), res.Fills, res.Trades, quote))
+		p.Charts = append(p.Charts, candleChart(sym, s.Klines(sym), places[sym], plotsFor(s, sym), res.Fills, res.Trades, quote))
 	}
 	p.Charts = append(p.Charts, equityJSCharts(res, s)...)
 	parts := []struct {
@@ -315,7 +315,7 @@ func WriteHTML(w io.Writer, rep Report, s Spec, res *Result, o HTMLOptions) erro
 	return writePage(w, p, o, func() []chart {
 		var cs []chart
 		for _, sym := range syms {
-			cs = append(cs, priceChart(sym, s.Data[sym], res.Fills))
+			cs = append(cs, priceChart(sym, s.Klines(sym), res.Fills))
 		}
 		eq, dd := equityCharts(res, s)
 		return append(cs, eq, dd)
@@ -333,15 +333,16 @@ func pricePlaces(s Spec, sym string) int32 {
 		}
 	}
 	if !found {
-		if info, err := session.DefaultRules(sym, s.Data[sym]); err == nil {
+		if info, err := session.DefaultRules(sym, firstBar(s.Data[sym])); err == nil {
 			scale = info.PriceScale()
 		}
 	}
 	var used int32
-	for i, k := range s.Data[sym] {
-		if i >= 1000 {
-			break
-		}
+	var head []exchange.Kline
+	if ks := s.Data[sym]; ks != nil {
+		head = ks.Slice(0, min(ks.Len(), 1000)).Klines()
+	}
+	for _, k := range head {
 		for _, d := range []decimal.Decimal{k.Open, k.High, k.Low, k.Close} {
 			// String drops trailing zeros: the decimals the price needs.
 			if _, frac, ok := strings.Cut(d.String(), "."); ok && int32(len(frac)) > used {
@@ -365,7 +366,7 @@ func plotsFor(s Spec, sym string) []strategy.PlotSeries {
 			continue
 		}
 		if pl, ok := st.(strategy.Plotter); ok {
-			for _, ps := range pl.Plot(sym, s.Data[sym]) {
+			for _, ps := range pl.Plot(sym, s.Klines(sym)) {
 				if len(s.Instances) > 1 {
 					ps.Name = cfg.ID + " " + ps.Name
 				}

@@ -38,7 +38,7 @@ func TestMillionBarReportSize(t *testing.T) {
 		res.Fills = append(res.Fills, Fill{Instance: "x", OwnTrade: exchange.OwnTrade{Symbol: "BTCUSDT", Price: k.Close, Qty: decimal.RequireFromString("0.01"),
 			QuoteQty: k.Close.Div(decimal.NewFromInt(100)), Commission: decimal.RequireFromString("0.01"), CommissionAsset: "USDT", Time: k.CloseTime, IsBuyer: i%2 == 0}})
 	}
-	s := Spec{Data: map[string][]exchange.Kline{"BTCUSDT": bars}, Registry: strategies.NewRegistry(), Interval: "1m",
+	s := Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": bars}), Registry: strategies.NewRegistry(), Interval: "1m",
 		Instances: []strategy.Config{{Name: "smacross", ID: "x", Symbols: []string{"BTCUSDT"}, Interval: "1m", Params: map[string]any{"fast": 10, "slow": 30}}}}
 	rep := NewReport("x (smacross)", s, res)
 	var b bytes.Buffer

@@ -246,7 +246,7 @@ func buyHoldSeries(res *Result, s Spec) series {
 	sort.Strings(syms) // a fixed summation order keeps the report byte-identical
 	hs := make([]*held, 0, len(syms))
 	for _, sym := range syms {
-		hs = append(hs, &held{bars: s.Data[sym], first: res.BuyHold[sym][0].InexactFloat64()})
+		hs = append(hs, &held{bars: s.Klines(sym), first: res.BuyHold[sym][0].InexactFloat64()})
 	}
 	for _, p := range res.Curve.All() {
 		pt := p.Time()

@@ -31,7 +31,7 @@ func runProtected(t *testing.T, p strategy.Protections, buys ...int) (*Result, *
 	bars := []exchange.Kline{hbar(0, "100", "101", "99", "100"), hbar(1, "100", "101", "99.5", "100.5"),
 		hbar(2, "95", "96", "94", "95.5"), hbar(3, "97", "98", "96", "97"), hbar(4, "97", "98", "96", "97"),
 		hbar(5, "97", "98", "96", "97")}
-	res := runScript(t, s, Spec{Data: map[string][]exchange.Kline{"BTCUSDT": bars},
+	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": bars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
 		Instances: []strategy.Config{{Name: "script", ID: "s", Symbols: []string{"BTCUSDT"}, Interval: "1h",
 			Exits: &strategy.Exits{StopLoss: lvl("2%")}, Protections: &p}}})

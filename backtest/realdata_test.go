@@ -61,7 +61,7 @@ func TestRealData(t *testing.T) {
 			t.Fatalf("%s: %v", c.file, err)
 		}
 		res, err := Run(t.Context(), Spec{Instances: []strategy.Config{c.inst}, Registry: strategies.NewRegistry(), Interval: c.iv,
-			Data: map[string][]exchange.Kline{c.symbol: rd.Klines}, Quote: c.quote, Balances: c.balances})
+			Data: seriesOf(t, map[string][]exchange.Kline{c.symbol: rd.Klines}), Quote: c.quote, Balances: c.balances})
 		if err != nil {
 			t.Fatalf("%s %s: %v", c.file, c.inst.Name, err)
 		}

@@ -10,8 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/spotbot/spotbot/exchange"
-	"github.com/spotbot/spotbot/session"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -234,12 +233,13 @@ func warmUp(s Spec) (int, error) {
 }
 
 // span is the first open and last close time over every series.
-func span(data map[string][]exchange.Kline) (from, to time.Time) {
+func span(data map[string]*marketdata.Series) (from, to time.Time) {
 	for _, ks := range data {
-		if f := ks[0].OpenTime; from.IsZero() || f.Before(from) {
-			from = f
+		first, last := ks.Range()
+		if from.IsZero() || first.Before(from) {
+			from = first
 		}
-		if t := ks[len(ks)-1].CloseTime; t.After(to) {
+		if t := ks.Interval().Next(last).Add(-time.Millisecond); t.After(to) {
 			to = t
 		}
 	}
@@ -247,22 +247,24 @@ func span(data map[string][]exchange.Kline) (from, to time.Time) {
 }
 
 // CutWindow cuts every series to [from, to), leaving out a symbol with no
-// bars there: the data of an in-sample window.
-func CutWindow(data map[string][]exchange.Kline, from, to time.Time) map[string][]exchange.Kline {
+// bars there: the data of an in-sample window. The cuts share the
+// series' columns.
+func CutWindow(data map[string]*marketdata.Series, from, to time.Time) map[string]*marketdata.Series {
 	return window(data, from, to, 0)
 }
 
-// window cuts every series to [from, to) plus warm bars before from.
-func window(data map[string][]exchange.Kline, from, to time.Time, warm int) map[string][]exchange.Kline {
-	out := make(map[string][]exchange.Kline, len(data))
+// window cuts every series to [from, to) plus warm bars before from,
+// sharing the series' columns.
+func window(data map[string]*marketdata.Series, from, to time.Time, warm int) map[string]*marketdata.Series {
+	out := make(map[string]*marketdata.Series, len(data))
 	for sym, ks := range data {
-		lo := len(session.Cut(ks, [2]time.Time{{}, from}))
-		part := session.Cut(ks, [2]time.Time{from, to})
-		if len(part) == 0 {
+		lo := ks.Between(time.Time{}, from).Len()
+		n := ks.Between(from, to).Len()
+		if n == 0 {
 			continue
 		}
 		w := min(warm, lo)
-		out[sym] = ks[lo-w : lo+len(part)]
+		out[sym] = ks.Slice(lo-w, lo+n)
 	}
 	return out
 }

@@ -22,7 +22,7 @@ func holdFromData(s Spec, wins []Window) string {
 		num, den := decimal.NewFromInt(1), decimal.NewFromInt(1)
 		for _, w := range wins {
 			var first, last decimal.Decimal
-			for _, k := range s.Data[sym] {
+			for _, k := range s.Klines(sym) {
 				if k.OpenTime.Before(w.TestFrom) || !k.OpenTime.Before(w.TestTo) {
 					continue
 				}

@@ -113,7 +113,7 @@ func (b *Bot) warmPrice(bar *session.Bar) {
 	if !bar.Warm || bar.Sim || b.x == nil || b.paperAt.IsZero() || b.poll.SimIntervals[bar.Feed.Symbol] != bar.Feed.Interval {
 		return
 	}
-	if err := b.x.SetLastPrice(bar.Feed.Symbol, bar.K.Close); err != nil {
+	if err := b.x.SetLastPrice(bar.Feed.Symbol, bar.K.Close.Decimal()); err != nil {
 		b.fail("paper account: last price", err)
 	}
 }

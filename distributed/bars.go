@@ -7,87 +7,99 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
-
-	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 )
 
 // barsMagic starts every encoding, so a stored object of another kind or
 // version is refused by name instead of decoded into nonsense.
-const barsMagic = "spotbot.bars/v1\n"
+const barsMagic = "spotbot.bars/v2\n"
 
 // EncodeBars is the canonical encoding of loaded bars: the symbols in
-// name order, each with its bars in time order; times in Unix nanoseconds
-// (UTC, as every loader gives them), decimals as their coefficient and
-// exponent (decimal's binary form), so "1.50" comes back as "1.50", not
-// "1.5", and a run on decoded bars prints what a run on the originals
-// prints. It is what travels through the object store and what BarsHash
-// hashes.
-func EncodeBars(data map[string][]exchange.Kline) ([]byte, error) {
-	syms := make([]string, 0, len(data))
-	for s := range data {
-		syms = append(syms, s)
+// name order, each as its compact series (marketdata.Series): the symbol,
+// the interval, the price and volume exponents, the bar count, then the
+// open-time column and the open, high, low, close and volume columns, each
+// value a zigzag varint of its difference from the value before it. The
+// exponents travel with the coefficients, so "1.50" comes back as "1.50",
+// not "1.5", and a run on decoded bars prints what a run on the originals
+// prints. It is what travels through the object store.
+func EncodeBars(data map[string]*marketdata.Series) ([]byte, error) {
+	syms := sortedSymbols(data)
+	n := len(barsMagic) + 10
+	for _, sym := range syms {
+		n += len(sym) + 32 + 6*3*data[sym].Len() // about 3 bytes a value
 	}
-	slices.Sort(syms)
-	buf := []byte(barsMagic)
+	buf := append(make([]byte, 0, n), barsMagic...)
 	buf = binary.AppendUvarint(buf, uint64(len(syms)))
-	for _, s := range syms {
-		ks := data[s]
-		buf = binary.AppendUvarint(buf, uint64(len(s)))
-		buf = append(buf, s...)
-		buf = binary.AppendUvarint(buf, uint64(len(ks)))
-		for i := range ks {
-			k := &ks[i]
-			if k.OpenTime.Location() != time.UTC || k.CloseTime.Location() != time.UTC {
-				return nil, fmt.Errorf("bars: %s bar %d: times must be UTC", s, i)
-			}
-			buf = binary.AppendVarint(buf, k.OpenTime.UnixNano())
-			buf = binary.AppendVarint(buf, k.CloseTime.UnixNano())
-			for _, d := range [...]decimal.Decimal{k.Open, k.High, k.Low, k.Close, k.Volume, k.QuoteVolume} {
-				b, err := d.MarshalBinary()
-				if err != nil {
-					return nil, fmt.Errorf("bars: %s bar %d: %w", s, i, err)
-				}
-				buf = binary.AppendUvarint(buf, uint64(len(b)))
-				buf = append(buf, b...)
-			}
+	for _, sym := range syms {
+		s := data[sym]
+		if s == nil {
+			return nil, fmt.Errorf("bars: no series for %s", sym)
+		}
+		iv := string(s.Interval())
+		buf = binary.AppendUvarint(buf, uint64(len(sym)))
+		buf = append(buf, sym...)
+		buf = binary.AppendUvarint(buf, uint64(len(iv)))
+		buf = append(buf, iv...)
+		buf = binary.AppendVarint(buf, int64(s.Exp(marketdata.Close)))
+		buf = binary.AppendVarint(buf, int64(s.Exp(marketdata.Volume)))
+		buf = binary.AppendUvarint(buf, uint64(s.Len()))
+		buf = appendDeltas(buf, s.Times())
+		for f := marketdata.Open; f <= marketdata.Volume; f++ {
+			buf = appendDeltas(buf, s.Ints(f))
 		}
 	}
 	return buf, nil
 }
 
-// DecodeBars reads what EncodeBars wrote.
-func DecodeBars(b []byte) (map[string][]exchange.Kline, error) {
+func appendDeltas(buf []byte, col []int64) []byte {
+	var prev int64
+	for _, v := range col {
+		buf = binary.AppendVarint(buf, v-prev)
+		prev = v
+	}
+	return buf
+}
+
+// DecodeBars reads what EncodeBars wrote; every series is checked as a
+// loader checks it (marketdata.NewSeries).
+func DecodeBars(b []byte) (map[string]*marketdata.Series, error) {
 	r := reader{b: b}
 	if string(r.take(len(barsMagic))) != barsMagic {
-		return nil, errors.New("bars: not a spotbot.bars/v1 encoding")
+		return nil, errors.New("bars: not a spotbot.bars/v2 encoding")
 	}
 	nsym := r.uvarint()
-	out := make(map[string][]exchange.Kline, min(nsym, 1024))
+	out := make(map[string]*marketdata.Series, min(nsym, 1024))
 	for range nsym {
 		sym := string(r.take(int(r.uvarint())))
+		iv := exchange.Interval(r.take(int(r.uvarint())))
+		pexp, vexp := r.varint(), r.varint()
 		n := r.uvarint()
-		if r.err != nil || n > uint64(len(r.b)) { // every bar takes more than a byte
+		if r.err != nil || n > uint64(len(r.b))/6 { // every bar takes at least six bytes
 			return nil, errors.New("bars: truncated")
 		}
-		ks := make([]exchange.Kline, n)
-		for i := range ks {
-			k := &ks[i]
-			k.OpenTime = time.Unix(0, r.varint()).UTC()
-			k.CloseTime = time.Unix(0, r.varint()).UTC()
-			for _, d := range [...]*decimal.Decimal{&k.Open, &k.High, &k.Low, &k.Close, &k.Volume, &k.QuoteVolume} {
-				raw := r.take(int(r.uvarint()))
-				if r.err != nil {
-					return nil, errors.New("bars: truncated")
-				}
-				if err := d.UnmarshalBinary(raw); err != nil {
-					return nil, fmt.Errorf("bars: %s bar %d: %w", sym, i, err)
-				}
+		var cols [6][]int64
+		for c := range cols {
+			col := make([]int64, n)
+			var prev int64
+			for i := range col {
+				prev += r.varint()
+				col[i] = prev
 			}
+			cols[c] = col
 		}
-		out[sym] = ks
+		if r.err != nil {
+			return nil, errors.New("bars: truncated")
+		}
+		if pexp != int64(int32(pexp)) || vexp != int64(int32(vexp)) {
+			return nil, fmt.Errorf("bars: %s: exponents %d and %d out of range", sym, pexp, vexp)
+		}
+		s, err := marketdata.NewSeries(sym, iv, int32(pexp), int32(vexp), cols[0], cols[1], cols[2], cols[3], cols[4], cols[5])
+		if err != nil {
+			return nil, fmt.Errorf("bars: %s: %w", sym, err)
+		}
+		out[sym] = s
 	}
 	if r.err != nil {
 		return nil, errors.New("bars: truncated")
@@ -98,12 +110,39 @@ func DecodeBars(b []byte) (map[string][]exchange.Kline, error) {
 	return out, nil
 }
 
-// BarsHash names bars by content: the hex SHA-256 of their canonical
-// encoding. It is the one place that names bars, so a compact series with
-// a hash of its own can take its place here.
-func BarsHash(encoded []byte) string {
-	h := sha256.Sum256(encoded)
-	return hex.EncodeToString(h[:])
+// BarsHash names bars by content: the hex SHA-256 of barsMagic and, for
+// each symbol in name order, its name, its series' price and volume
+// exponents and its content hash (marketdata.Series.Hash, the one home of
+// hashing bars). Series.Hash leaves out the scale a source chose; the
+// exponents are named here because a run reads them (the default rules'
+// price precision), so bars differing only in scale are other bars to a
+// queue that hands them to workers.
+func BarsHash(data map[string]*marketdata.Series) string {
+	h := sha256.New()
+	h.Write([]byte(barsMagic))
+	var num [binary.MaxVarintLen64]byte
+	for _, sym := range sortedSymbols(data) {
+		s := data[sym]
+		h.Write(binary.AppendUvarint(num[:0], uint64(len(sym))))
+		h.Write([]byte(sym))
+		if s == nil {
+			continue
+		}
+		h.Write(binary.AppendVarint(num[:0], int64(s.Exp(marketdata.Close))))
+		h.Write(binary.AppendVarint(num[:0], int64(s.Exp(marketdata.Volume))))
+		sum := s.Hash()
+		h.Write(sum[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func sortedSymbols(data map[string]*marketdata.Series) []string {
+	syms := make([]string, 0, len(data))
+	for s := range data {
+		syms = append(syms, s)
+	}
+	slices.Sort(syms)
+	return syms
 }
 
 type reader struct {

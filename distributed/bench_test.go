@@ -15,6 +15,7 @@ import (
 	"github.com/spotbot/spotbot/distributed"
 	"github.com/spotbot/spotbot/distributed/natstest"
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 )
 
 // walk is n hourly bars of a seeded random walk from 20000, generated at
@@ -34,6 +35,15 @@ func walk(n int, seed uint64) []exchange.Kline {
 			Low: d(lo), Close: d(price), Volume: decimal.NewFromInt(int64(10 + r.IntN(100)))}
 	}
 	return out
+}
+
+// walkSeries is walk's bars as BTCUSDT's series.
+func walkSeries(tb testing.TB, n int, seed uint64) map[string]*marketdata.Series {
+	s, err := marketdata.FromKlines("BTCUSDT", exchange.Interval60m, walk(n, seed))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return map[string]*marketdata.Series{"BTCUSDT": s}
 }
 
 // benchSweep runs the job's sweep on the queue with workers in-process
@@ -80,7 +90,7 @@ func benchSweep(b *testing.B, url string, job distributed.Job, spec backtest.Spe
 // workers share the process, as they share the machine.
 func BenchmarkDistributedScaling(b *testing.B) {
 	job, spec, _, _ := sampleJob(b, "x", []string{"fast=5:40:5", "slow=50:120:10"}, 4)
-	spec.Data = map[string][]exchange.Kline{"BTCUSDT": walk(8760, 7)}
+	spec.Data = walkSeries(b, 8760, 7)
 	_, restore := backtest.SweepMemory()
 	defer restore()
 	for _, workers := range []int{1, 2} {
@@ -111,7 +121,7 @@ func BenchmarkDistributedScaling(b *testing.B) {
 func BenchmarkQueueOverhead(b *testing.B) {
 	url := natstest.Server(b)
 	job, spec, _, _ := sampleJob(b, "x", []string{"fast=100:163:1", "slow=10"}, 1)
-	spec.Data = map[string][]exchange.Kline{"BTCUSDT": walk(500, 11)}
+	spec.Data = walkSeries(b, 500, 11)
 	combos, _ := job.Combos()
 	obj, _ := backtest.ParseObjective(job.Objective)
 	b.ReportAllocs()

@@ -2,6 +2,7 @@ package distributed_test
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -19,7 +20,6 @@ import (
 	"github.com/spotbot/spotbot/configs"
 	"github.com/spotbot/spotbot/distributed"
 	"github.com/spotbot/spotbot/distributed/natstest"
-	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/strategies"
 	"github.com/spotbot/spotbot/strategies/smacross"
@@ -217,13 +217,15 @@ func checkDrained(t *testing.T, url string) {
 }
 
 // TestBarsRoundTrip: decoded bars equal the loaded ones exactly (the
-// decimals' exponents included), and the hash is fixed by the content.
+// exponents included), the hash is fixed by the content, and bars
+// differing in a value or only in their scale are other bars.
 func TestBarsRoundTrip(t *testing.T) {
-	ks, err := marketdata.Sample("BTCUSDT")
+	full, err := marketdata.SampleSeries("BTCUSDT")
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := map[string][]exchange.Kline{"BTCUSDT": ks[:3]}
+	s := full.Slice(0, 3)
+	data := map[string]*marketdata.Series{"BTCUSDT": s}
 	enc, err := distributed.EncodeBars(data)
 	if err != nil {
 		t.Fatal(err)
@@ -232,31 +234,68 @@ func TestBarsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, k := range back["BTCUSDT"] {
-		o := ks[i]
+	got := back["BTCUSDT"]
+	if got.Len() != 3 || got.Symbol() != "BTCUSDT" || got.Interval() != s.Interval() {
+		t.Fatalf("decoded %d %s bars of %q", got.Len(), got.Interval(), got.Symbol())
+	}
+	for i := range 3 {
+		k, o := got.Kline(i), s.Kline(i)
 		if !k.OpenTime.Equal(o.OpenTime) || k.OpenTime.Location() != o.OpenTime.Location() || !k.CloseTime.Equal(o.CloseTime) ||
 			k.Open.String() != o.Open.String() || k.Open.Exponent() != o.Open.Exponent() || k.Close.Exponent() != o.Close.Exponent() ||
-			k.Volume.String() != o.Volume.String() || k.QuoteVolume.String() != o.QuoteVolume.String() {
+			k.High.String() != o.High.String() || k.Low.String() != o.Low.String() || k.Close.String() != o.Close.String() ||
+			k.Volume.String() != o.Volume.String() || k.Volume.Exponent() != o.Volume.Exponent() {
 			t.Fatalf("bar %d: %+v, want %+v", i, k, o)
 		}
 	}
-	if h := distributed.BarsHash(enc); h != "e833d657cc02ff4f10bc908c2f66f52d9b19f3dabb10e2fd632cbe8bb7534fef" {
-		t.Fatalf("hash %s", h)
+	h := distributed.BarsHash(data)
+	if h != "1d673dad88ba208f9f4ee49b4d0da60cea023e18b5d47100501b0ec8cd39d8b3" || distributed.BarsHash(back) != h {
+		t.Fatalf("hash %s, of the decoded bars %s", h, distributed.BarsHash(back))
 	}
-	// The same price written with another exponent is other bars.
-	other := map[string][]exchange.Kline{"BTCUSDT": slices.Clone(ks[:3])}
-	other["BTCUSDT"][1].Close = other["BTCUSDT"][1].Close.Round(8)
-	if c, o := other["BTCUSDT"][1].Close, ks[1].Close; !c.Equal(o) || c.Exponent() == o.Exponent() {
-		t.Fatalf("%s (exponent %d) against %s (%d)", c, c.Exponent(), o, o.Exponent())
+	// The same prices at another scale: equal content, other bars.
+	scaled := func(col []int64, k int64) []int64 {
+		out := make([]int64, len(col))
+		for i, v := range col {
+			out[i] = v * k
+		}
+		return out
 	}
-	if enc2, _ := distributed.EncodeBars(other); distributed.BarsHash(enc2) == distributed.BarsHash(enc) {
-		t.Fatal("bars differing in an exponent hash alike")
+	pe, ve := s.Exp(marketdata.Close), s.Exp(marketdata.Volume)
+	other, err := marketdata.NewSeries("BTCUSDT", s.Interval(), pe-1, ve, slices.Clone(s.Times()), scaled(s.Ints(marketdata.Open), 10),
+		scaled(s.Ints(marketdata.High), 10), scaled(s.Ints(marketdata.Low), 10), scaled(s.Ints(marketdata.Close), 10), slices.Clone(s.Ints(marketdata.Volume)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.Hash() != s.Hash() {
+		t.Fatal("the series' content hashes differ")
+	}
+	if distributed.BarsHash(map[string]*marketdata.Series{"BTCUSDT": other}) == h {
+		t.Fatal("bars differing in their scale hash alike")
+	}
+	changed := scaled(s.Ints(marketdata.Volume), 1)
+	changed[1]++
+	third, err := marketdata.NewSeries("BTCUSDT", s.Interval(), pe, ve, slices.Clone(s.Times()), slices.Clone(s.Ints(marketdata.Open)),
+		slices.Clone(s.Ints(marketdata.High)), slices.Clone(s.Ints(marketdata.Low)), slices.Clone(s.Ints(marketdata.Close)), changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if distributed.BarsHash(map[string]*marketdata.Series{"BTCUSDT": third}) == h {
+		t.Fatal("bars differing in a volume hash alike")
+	}
+	if distributed.BarsHash(map[string]*marketdata.Series{"ETHUSDT": s}) == h {
+		t.Fatal("bars of another symbol hash alike")
 	}
 	if _, err := distributed.DecodeBars(enc[:len(enc)-1]); err == nil {
 		t.Fatal("a truncated encoding decoded")
 	}
-	if _, err := distributed.DecodeBars([]byte("something else")); err == nil {
-		t.Fatal("a foreign object decoded")
+	if _, err := distributed.DecodeBars([]byte("something else")); err == nil || err.Error() != "bars: not a spotbot.bars/v2 encoding" {
+		t.Fatalf("a foreign object: %v", err)
+	}
+	// A bar the loaders would refuse is refused here too.
+	vol := s.Ints(marketdata.Volume)
+	last := binary.AppendVarint(nil, vol[2]-vol[1]) // the last volume's delta ends the encoding
+	bad := binary.AppendVarint(slices.Clone(enc[:len(enc)-len(last)]), -1-vol[1])
+	if _, err := distributed.DecodeBars(bad); err == nil || !strings.Contains(err.Error(), "volume: negative") {
+		t.Fatalf("a negative volume: %v", err)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 
 	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/config"
-	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -250,12 +250,9 @@ func units(job string, stage, n, size int, from, to time.Time) []Unit {
 
 // Start stores the bars (once per content) and the job, whose Bars it
 // sets; a job of that id stored already is resumed, as Submit does.
-func (q *Queue) Start(ctx context.Context, j Job, data map[string][]exchange.Kline) (*Job, bool, error) {
-	enc, err := EncodeBars(data)
-	if err != nil {
-		return nil, false, err
-	}
-	if j.Bars, err = q.PutBars(ctx, enc); err != nil {
+func (q *Queue) Start(ctx context.Context, j Job, data map[string]*marketdata.Series) (*Job, bool, error) {
+	var err error
+	if j.Bars, err = q.PutBars(ctx, data); err != nil {
 		return nil, false, err
 	}
 	return q.Submit(ctx, j)

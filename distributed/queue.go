@@ -12,7 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 )
 
 // The JetStream names spotbot uses; docs/distributed.md lists them for
@@ -196,14 +196,18 @@ func (q *Queue) Close() { q.nc.Close() }
 // AckWait is the consumer's acknowledgement wait.
 func (q *Queue) AckWait() time.Duration { return q.ackWait }
 
-// PutBars stores encoded bars under their hash unless they are there
+// PutBars stores bars under their hash (BarsHash) unless they are there
 // already, and returns the hash.
-func (q *Queue) PutBars(ctx context.Context, encoded []byte) (string, error) {
-	h := BarsHash(encoded)
+func (q *Queue) PutBars(ctx context.Context, data map[string]*marketdata.Series) (string, error) {
+	h := BarsHash(data)
 	if _, err := q.bars.GetInfo(ctx, h); err == nil {
 		return h, nil
 	} else if !errors.Is(err, jetstream.ErrObjectNotFound) {
 		return "", fmt.Errorf("queue: bars %s: %w", h, err)
+	}
+	encoded, err := EncodeBars(data)
+	if err != nil {
+		return "", err
 	}
 	if _, err := q.bars.PutBytes(ctx, h, encoded); err != nil {
 		return "", fmt.Errorf("queue: store bars %s: %w", h, err)
@@ -212,13 +216,17 @@ func (q *Queue) PutBars(ctx context.Context, encoded []byte) (string, error) {
 }
 
 // getBars fetches bars by hash and checks the content against the name.
-func (q *Queue) getBars(ctx context.Context, hash string) (map[string][]exchange.Kline, error) {
+func (q *Queue) getBars(ctx context.Context, hash string) (map[string]*marketdata.Series, error) {
 	b, err := q.bars.GetBytes(ctx, hash)
 	if err != nil {
 		return nil, fmt.Errorf("bars %s: %w", hash, err)
 	}
-	if got := BarsHash(b); got != hash {
+	data, err := DecodeBars(b)
+	if err != nil {
+		return nil, fmt.Errorf("bars %s: %w", hash, err)
+	}
+	if got := BarsHash(data); got != hash {
 		return nil, fmt.Errorf("bars %s: the stored object hashes to %s", hash, got)
 	}
-	return DecodeBars(b)
+	return data, nil
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/spotbot/spotbot/backtest"
-	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -59,7 +59,7 @@ type prepared struct {
 
 type barsEntry struct {
 	ready chan struct{}
-	data  map[string][]exchange.Kline
+	data  map[string]*marketdata.Series
 	err   error
 }
 
@@ -278,7 +278,7 @@ func (w *Worker) prepare(ctx context.Context, id string) (*prepared, error) {
 
 // barsOf returns bars by hash from the worker's cache, fetching them once
 // however many units ask at the same time.
-func (w *Worker) barsOf(ctx context.Context, hash string) (map[string][]exchange.Kline, error) {
+func (w *Worker) barsOf(ctx context.Context, hash string) (map[string]*marketdata.Series, error) {
 	w.mu.Lock()
 	if w.bars == nil {
 		w.bars = map[string]*barsEntry{}

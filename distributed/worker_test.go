@@ -8,7 +8,7 @@ import (
 	"github.com/spotbot/spotbot/backtest"
 	"github.com/spotbot/spotbot/distributed"
 	"github.com/spotbot/spotbot/distributed/natstest"
-	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 )
 
 // TestFirstBarsCalledOnce: the worker's FirstBars hook (where the program
@@ -27,7 +27,7 @@ func TestFirstBarsCalledOnce(t *testing.T) {
 		}})
 	q := connect(t, url, "coordinator")
 	var doneAtCall []int32
-	for i, data := range []map[string][]exchange.Kline{spec.Data, {"BTCUSDT": spec.Data["BTCUSDT"][:2000]}} {
+	for i, data := range []map[string]*marketdata.Series{spec.Data, {"BTCUSDT": spec.Data["BTCUSDT"].Slice(0, 2000)}} {
 		job.ID = []string{"gc1", "gc2"}[i]
 		j, _, err := q.Start(t.Context(), job, data)
 		if err != nil {

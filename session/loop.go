@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"time"
-	"unsafe"
 
 	"github.com/shopspring/decimal"
 
@@ -18,7 +17,9 @@ import (
 // Bar is a closed bar in a Step.
 type Bar struct {
 	Feed strategy.Feed
-	K    *exchange.Kline
+	// K is the bar, compact: the replay fills it straight from its
+	// series, a poll converts the klines it fetched (exchange.FixedKlineOf).
+	K *exchange.FixedKline
 	// Warm marks warm-up history: the strategies see it with WarmingUp
 	// and may not trade on it.
 	Warm bool
@@ -141,7 +142,7 @@ func (l *Loop) Step(ctx context.Context, s *Step) error {
 		if l.Sim != nil {
 			for i := range s.Bars {
 				if b := &s.Bars[i]; b.Sim {
-					if err := l.Sim.FeedKline(b.Feed.Symbol, b.Feed.Interval, *b.K); err != nil {
+					if err := l.Sim.FeedBar(b.Feed.Symbol, b.Feed.Interval, b.K); err != nil {
 						return fmt.Errorf("session: %w", err)
 					}
 				}
@@ -171,7 +172,7 @@ func (l *Loop) Step(ctx context.Context, s *Step) error {
 		}
 		switch {
 		case b.Warm:
-			rt.DeliverWarmUp(ctx, b.Feed, unsafe.Slice(b.K, 1)) // the bar, not a copy
+			rt.DeliverWarmUpRef(ctx, b.Feed, b.K)
 			continue
 		case !l.trading:
 			l.begin(ctx)

@@ -30,7 +30,10 @@ func (o *Once) Next(context.Context) (*Step, error) {
 	if !o.done && o.steps == nil {
 		var bars []Bar
 		for _, f := range o.Feeds {
-			ks := o.History[f]
+			ks, err := fixedBars(f, o.History[f])
+			if err != nil {
+				return nil, err
+			}
 			for i := range ks {
 				bars = append(bars, Bar{Feed: f, K: &ks[i], Warm: true})
 			}

@@ -356,7 +356,7 @@ func (p *Poll) pollBars(ctx context.Context, now time.Time) error {
 // fetch returns the closed bars of f opening in [from, to), paginated,
 // with a gap between them (and, when leading is set, before the first)
 // counted and logged.
-func (p *Poll) fetch(ctx context.Context, f strategy.Feed, from, to time.Time, leading bool) ([]exchange.Kline, error) {
+func (p *Poll) fetch(ctx context.Context, f strategy.Feed, from, to time.Time, leading bool) ([]exchange.FixedKline, error) {
 	if !to.After(from) {
 		return nil, nil
 	}
@@ -381,5 +381,19 @@ func (p *Poll) fetch(ctx context.Context, f strategy.Feed, from, to time.Time, l
 				slog.String("interval", string(f.Interval)), slog.Time("from", want), slog.Int("bars", missing))
 		}
 	}
-	return ks, nil
+	return fixedBars(f, ks)
+}
+
+// fixedBars is a feed's klines as compact bars (exchange.FixedKlineOf):
+// a price past 18 significant digits is an error naming the feed and the
+// bar, and none of the klines is delivered.
+func fixedBars(f strategy.Feed, ks []exchange.Kline) ([]exchange.FixedKline, error) {
+	out := make([]exchange.FixedKline, len(ks))
+	for i := range ks {
+		var err error
+		if out[i], err = exchange.FixedKlineOf(&ks[i]); err != nil {
+			return nil, fmt.Errorf("session: %s %s: %w", f.Symbol, f.Interval, err)
+		}
+	}
+	return out, nil
 }

@@ -8,12 +8,14 @@ import (
 	"time"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/strategy"
 )
 
-// Replay is the Feed of historical bars: a backtest and paper-replay. A bar
-// that does not open after the one before it ends the replay with an
-// error naming it. Each
+// Replay is the Feed of historical bars: a backtest and paper-replay. The
+// bars come either as compact series (Series: a backtest; the series were
+// checked when built) or as klines (Data: a bar that does not open after
+// the one before it ends the replay with an error naming it). Each
 // step is an instant (the earliest open time among the symbols' next
 // bars) with every symbol's bar at it, fed to the simulated exchange. The
 // first WarmUp bars of each symbol are warm-up; once one bar is live, all
@@ -24,6 +26,12 @@ type Replay struct {
 	// bars at Interval, in time order.
 	Symbols []string
 	Data    map[string][]exchange.Kline
+	// Series, when set, holds each symbol's bars instead of Data, in
+	// their compact form: each step copies its bars' numbers from the
+	// columns into a buffer of one compact bar a symbol, reused at the
+	// next step (the runtime and the exchange copy what they keep), so
+	// the replay builds no decimal and holds nothing per bar.
+	Series map[string]*marketdata.Series
 	// WarmUp is how many bars of each symbol are warm-up
 	// (Runtime.WarmUpBars).
 	WarmUp int
@@ -32,6 +40,11 @@ type Replay struct {
 	live    bool
 	next    []int
 	data    [][]exchange.Kline // Data by symbol index: no map look-up per bar
+	series  []*marketdata.Series
+	times   [][]int64             // each series' open times
+	exps    [][2]int32            // each series' exponents: the prices', the volume's
+	kbuf    []exchange.FixedKline // each symbol's current bar
+	dur     time.Duration         // Interval's length; 0 for a month, whose length varies
 	feeds   []strategy.Feed
 	at      []int // the symbols with a bar at the current instant
 	step    Step
@@ -45,6 +58,12 @@ type Replay struct {
 func (r *Replay) Total() int {
 	n := 0
 	for _, sym := range r.Symbols {
+		if r.Series != nil {
+			if s := r.Series[sym]; s != nil {
+				n += s.Len()
+			}
+			continue
+		}
 		n += len(r.Data[sym])
 	}
 	return n
@@ -58,13 +77,32 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 			return nil, errors.New("session: a replay needs symbols and a valid interval")
 		}
 		r.started = true
+		if r.Interval != exchange.Interval1M {
+			r.dur = r.Interval.Duration()
+		}
 		n := len(r.Symbols)
 		r.next = make([]int, n)
 		r.feeds = make([]strategy.Feed, n)
 		r.data = make([][]exchange.Kline, n)
+		r.kbuf = make([]exchange.FixedKline, n)
+		if r.Series != nil {
+			r.series, r.times, r.exps = make([]*marketdata.Series, n), make([][]int64, n), make([][2]int32, n)
+		}
 		for i, sym := range r.Symbols {
 			r.feeds[i] = strategy.Feed{Symbol: sym, Interval: r.Interval}
-			r.data[i] = r.Data[sym]
+			if r.Series == nil {
+				r.data[i] = r.Data[sym]
+				continue
+			}
+			s := r.Series[sym]
+			if s == nil {
+				return nil, fmt.Errorf("session: no bars for %s", sym)
+			}
+			if s.Interval() != r.Interval {
+				return nil, fmt.Errorf("session: the %s bars are %s, the replay's interval %s", sym, s.Interval(), r.Interval)
+			}
+			r.series[i], r.times[i] = s, s.Times()
+			r.exps[i] = [2]int32{s.Exp(marketdata.Close), s.Exp(marketdata.Volume)}
 		}
 		r.step.Bars = make([]Bar, 0, n)
 		r.at = make([]int, 0, n)
@@ -75,6 +113,9 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 	case <-r.done:
 		return nil, ctx.Err()
 	default:
+	}
+	if r.series != nil {
+		return r.nextSeries()
 	}
 	at := r.at[:0]
 	var t time.Time
@@ -103,13 +144,19 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 			*b = Bar{Feed: r.feeds[i], Sim: true, Index: i}
 		}
 		n := r.next[i]
-		b.K = &r.data[i][n]
-		if n > 0 && !b.K.OpenTime.After(r.data[i][n-1].OpenTime) {
+		k := &r.data[i][n]
+		if n > 0 && !k.OpenTime.After(r.data[i][n-1].OpenTime) {
 			// Checked here, on bars in the cache, not in a pass of its own
 			// over a million bars before the run.
 			return nil, fmt.Errorf("session: %s bar %d at %s is not after the bar before it", r.Symbols[i], n,
-				b.K.OpenTime.UTC().Format(time.RFC3339))
+				k.OpenTime.UTC().Format(time.RFC3339))
 		}
+		fk, err := exchange.FixedKlineOf(k)
+		if err != nil {
+			return nil, fmt.Errorf("session: %s bar %d: %w", r.Symbols[i], n, err)
+		}
+		r.kbuf[i] = fk
+		b.K = &r.kbuf[i]
 		if !r.live && r.next[i] >= r.WarmUp {
 			r.live = true
 		}
@@ -118,4 +165,70 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 	}
 	s.Open, s.At = t, r.Interval.Next(t)
 	return s, nil
+}
+
+// nextSeries is Next over Series: the instant is found on the open-time
+// columns, and only its bars are copied out, as compact bars.
+func (r *Replay) nextSeries() (*Step, error) {
+	at := r.at[:0]
+	var t int64
+	for i, ts := range r.times {
+		n := r.next[i]
+		if n >= len(ts) {
+			continue
+		}
+		switch ot := ts[n]; {
+		case len(at) == 0 || ot < t:
+			t = ot
+			at = append(at[:0], i)
+		case ot == t:
+			at = append(at, i)
+		}
+	}
+	r.at = at
+	if len(at) == 0 {
+		return nil, io.EOF
+	}
+	s := &r.step
+	s.Bars = s.Bars[:len(at)]
+	for j, i := range at {
+		b := &s.Bars[j]
+		if b.Index != i || b.Feed.Symbol == "" {
+			*b = Bar{Feed: r.feeds[i], Sim: true, Index: i}
+		}
+		n := r.next[i]
+		r.bar(i, n)
+		b.K = &r.kbuf[i]
+		if !r.live && n >= r.WarmUp {
+			r.live = true
+		}
+		b.Warm = !r.live
+		r.next[i]++
+	}
+	s.Open = r.kbuf[at[0]].OpenTime
+	s.At = r.after(s.Open)
+	return s, nil
+}
+
+// bar copies bar n of series i into its buffer: the columns' integers
+// with the series' exponents, so each number is the decimal the series
+// was read as (Series.Kline) without building it.
+func (r *Replay) bar(i, n int) {
+	s, e, k := r.series[i], &r.exps[i], &r.kbuf[i]
+	k.OpenTime = time.UnixMilli(r.times[i][n]).UTC()
+	k.CloseTime = r.after(k.OpenTime).Add(-time.Millisecond)
+	k.Open = exchange.Fixed{Coef: s.Int(marketdata.Open, n), Exp: e[0]}
+	k.High = exchange.Fixed{Coef: s.Int(marketdata.High, n), Exp: e[0]}
+	k.Low = exchange.Fixed{Coef: s.Int(marketdata.Low, n), Exp: e[0]}
+	k.Close = exchange.Fixed{Coef: s.Int(marketdata.Close, n), Exp: e[0]}
+	k.Volume = exchange.Fixed{Coef: s.Int(marketdata.Volume, n), Exp: e[1]}
+}
+
+// after is Interval.Next(t) without its look-up of the interval's length
+// at every bar.
+func (r *Replay) after(t time.Time) time.Time {
+	if r.dur == 0 {
+		return r.Interval.Next(t)
+	}
+	return t.Add(r.dur)
 }

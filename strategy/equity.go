@@ -15,9 +15,9 @@ import (
 
 // valuedAsset is a holding the account is valued with.
 type valuedAsset struct {
-	amt    decimal.Decimal  // free plus locked
-	symbol string           // the asset's symbol in the valuation asset; "" for the valuation asset itself
-	last   *decimal.Decimal // the symbol's last price, once one was seen
+	amt    decimal.Decimal // free plus locked
+	symbol string          // the asset's symbol in the valuation asset; "" for the valuation asset itself
+	last   *lastPx         // the symbol's last price, once one was seen
 }
 
 // equityTerm is one term of the equity sum: coefficient×10^exp.
@@ -61,7 +61,7 @@ func (r *Runtime) equity() decimal.Decimal {
 		}
 		t, ok := smallDec(v.amt)
 		if ok && v.symbol != "" {
-			t, ok = mulTerm(t, *v.last)
+			t, ok = mulTerm(t, v.last)
 		}
 		terms = append(terms, t)
 		small = ok
@@ -79,7 +79,7 @@ func (r *Runtime) equity() decimal.Decimal {
 		case v.symbol == "":
 			eq = eq.Add(v.amt)
 		case v.last != nil:
-			eq = eq.Add(v.amt.Mul(*v.last))
+			eq = eq.Add(v.amt.Mul(v.last.decimal()))
 		}
 	}
 	return eq
@@ -95,8 +95,14 @@ func smallDec(d decimal.Decimal) (equityTerm, bool) {
 
 // mulTerm returns t×p as decimal's Mul forms it (the coefficients'
 // product at the sum of the exponents).
-func mulTerm(t equityTerm, p decimal.Decimal) (equityTerm, bool) {
-	pt, ok := smallDec(p)
+func mulTerm(t equityTerm, p *lastPx) (equityTerm, bool) {
+	var pt equityTerm
+	ok := p.fixed && p.fix.Coef > -1e18 && p.fix.Coef < 1e18 // at most 18 digits, as smallDec
+	if ok {
+		pt = equityTerm{p.fix.Coef, p.fix.Exp}
+	} else {
+		pt, ok = smallDec(p.decimal())
+	}
 	exp := int64(t.exp) + int64(pt.exp)
 	if !ok || exp > math.MaxInt32 || exp < math.MinInt32 {
 		return equityTerm{}, false

@@ -19,7 +19,7 @@ func refEquity(r *Runtime) decimal.Decimal {
 			continue
 		}
 		if p := r.last[asset+r.opts.Valuation]; p != nil {
-			eq = eq.Add(amt.Mul(*p))
+			eq = eq.Add(amt.Mul(p.decimal()))
 		}
 	}
 	return eq

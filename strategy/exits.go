@@ -232,17 +232,22 @@ func (x *instExits) path(k *exchange.Kline) [4]decimal.Decimal {
 // one closed bar: each price of the bar's path in turn (the open first,
 // so a gap through a level triggers at once), then the holding time at
 // the bar's close.
-func (r *Runtime) checkBar(st *feedState, k *exchange.Kline) {
-	end := st.feed.Interval.Next(k.OpenTime)
+func (r *Runtime) checkBar(st *feedState, fk *exchange.FixedKline) {
+	var k *exchange.Kline // built for the first position checked
+	end := st.feed.Interval.Next(fk.OpenTime)
 	for _, in := range st.exitSubs {
 		p := in.exits.pos[st.feed.Symbol]
 		if p == nil || in.warming || in.stopped != nil || !in.exitReady(st.feed.Symbol, p) {
 			continue
 		}
-		if k.OpenTime.Before(p.checked) {
+		if fk.OpenTime.Before(p.checked) {
 			continue
 		}
 		p.checked = end
+		if k == nil {
+			kl := fk.Kline()
+			k = &kl
+		}
 		reason := ""
 		for _, price := range in.exits.path(k) {
 			if reason = in.exits.hit(p, price); reason != "" {
@@ -347,7 +352,7 @@ func (in *instance) updateATR(bar *Bar) {
 		return
 	}
 	if a := in.exits.atr[bar.Symbol]; a != nil {
-		a.Update(bar.High.InexactFloat64(), bar.Low.InexactFloat64(), bar.Close.InexactFloat64())
+		a.Update(bar.High.Float64(), bar.Low.Float64(), bar.Close.Float64())
 	}
 }
 

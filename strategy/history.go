@@ -3,19 +3,30 @@ package strategy
 import (
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/spotbot/spotbot/exchange"
 )
 
-// history keeps the most recent closed klines of one feed in a ring, so
-// delivering a bar allocates nothing once the ring is full. The ring grows
-// to its capacity as bars come (a short backtest in a sweep never needs
-// the whole of it); while it grows start stays 0.
+// history keeps the most recent closed bars of one feed in a ring of
+// compact bars, so delivering a bar allocates nothing once the ring is
+// full and builds no decimal. The klines Context.Klines hands out are
+// built when asked for and kept beside the ring (a slot's kline is built
+// once, however often it is asked for), so a strategy reading its last n
+// klines at every bar costs one kline a bar, and one that never reads
+// them costs none. The ring grows to its capacity as bars come (a short
+// backtest in a sweep never needs the whole of it); while it grows start
+// stays 0.
 type history struct {
-	buf      []exchange.Kline
+	buf      []exchange.FixedKline
 	capacity int
 	start    int
 	n        int
-	view     []exchange.Kline // scratch for Klines: reused, valid during a call
+	// kl[i] is buf[i] as a kline when built[i]; both are allocated at the
+	// first request for klines.
+	kl    []exchange.Kline
+	built []bool
+	view  []exchange.Kline // scratch for Klines: reused, valid during a call
 }
 
 // historyStart is the ring's first size.
@@ -25,30 +36,35 @@ func newHistory(capacity int) *history {
 	return &history{capacity: max(capacity, 1)}
 }
 
-func (h *history) push(k *exchange.Kline) {
+func (h *history) push(k *exchange.FixedKline) {
+	i := h.start
 	if h.n < h.capacity {
 		if h.n == len(h.buf) {
-			buf := make([]exchange.Kline, min(h.capacity, max(historyStart, 2*len(h.buf))))
+			buf := make([]exchange.FixedKline, min(h.capacity, max(historyStart, 2*len(h.buf))))
 			copy(buf, h.buf)
 			h.buf = buf
 		}
-		h.buf[h.n] = *k
+		i = h.n
 		h.n++
-		return
+	} else {
+		h.start = (h.start + 1) % len(h.buf)
 	}
-	h.buf[h.start] = *k
-	h.start = (h.start + 1) % len(h.buf)
+	h.buf[i] = *k
+	if i < len(h.built) {
+		h.built[i] = false
+	}
 }
 
-// last returns the latest kline and whether there is one.
-func (h *history) last() (exchange.Kline, bool) {
+// last returns the latest bar and whether there is one.
+func (h *history) last() (exchange.FixedKline, bool) {
 	if h.n == 0 {
-		return exchange.Kline{}, false
+		return exchange.FixedKline{}, false
 	}
 	return h.buf[(h.start+h.n-1)%len(h.buf)], true
 }
 
-// recent returns up to n most recent klines, oldest first, in a reused slice.
+// recent returns up to n most recent bars as klines, oldest first, in a
+// reused slice.
 func (h *history) recent(n int) []exchange.Kline {
 	if n > h.n {
 		n = h.n
@@ -56,9 +72,20 @@ func (h *history) recent(n int) []exchange.Kline {
 	if n <= 0 {
 		return nil
 	}
+	if len(h.kl) != len(h.buf) {
+		// The ring grew (start is still 0, so slots keep their index).
+		kl, built := make([]exchange.Kline, len(h.buf)), make([]bool, len(h.buf))
+		copy(kl, h.kl)
+		copy(built, h.built)
+		h.kl, h.built = kl, built
+	}
 	h.view = h.view[:0]
 	for i := h.n - n; i < h.n; i++ {
-		h.view = append(h.view, h.buf[(h.start+i)%len(h.buf)])
+		j := (h.start + i) % len(h.buf)
+		if !h.built[j] {
+			h.kl[j], h.built[j] = h.buf[j].Kline(), true
+		}
+		h.view = append(h.view, h.kl[j])
 	}
 	return h.view
 }
@@ -71,20 +98,23 @@ func (h *history) recent(n int) []exchange.Kline {
 // gap closes nothing: base bars keep merging into the bar being built
 // until one ends at a period's close, and the bar delivered is stamped
 // with the period that base bar completes (its open is the first merged
-// bar's open, its volume everything merged).
+// bar's open, its volume everything merged). It works on compact bars:
+// highs and lows by comparison, volumes added as decimal adds them (the
+// coefficients at the smaller exponent), so its bars are the decimal
+// aggregation's, number for number.
 type aggregator struct {
 	iv    exchange.Interval
 	merge bool
-	cur   exchange.Kline
+	cur   exchange.FixedKline
 	have  bool
 }
 
 // closeBefore completes the bar being built when its period ended at or
 // before t (the base series has a gap at its end): the bar built from the
 // base bars that exist.
-func (a *aggregator) closeBefore(t time.Time) (exchange.Kline, bool) {
+func (a *aggregator) closeBefore(t time.Time) (exchange.FixedKline, bool) {
 	if !a.have || a.merge || a.iv.Next(a.cur.OpenTime).After(t) {
-		return exchange.Kline{}, false
+		return exchange.FixedKline{}, false
 	}
 	a.have = false
 	return a.cur, true
@@ -92,7 +122,7 @@ func (a *aggregator) closeBefore(t time.Time) (exchange.Kline, bool) {
 
 // add folds a base bar in. It writes completed higher bars to out (at most
 // two: one closed by a gap, one closed by this bar) and returns how many.
-func (a *aggregator) add(k *exchange.Kline, baseIv exchange.Interval, out *[2]exchange.Kline) int {
+func (a *aggregator) add(k *exchange.FixedKline, baseIv exchange.Interval, out *[2]exchange.FixedKline) int {
 	n := 0
 	open := a.iv.Truncate(k.OpenTime)
 	if a.have && !a.cur.OpenTime.Equal(open) {
@@ -111,15 +141,15 @@ func (a *aggregator) add(k *exchange.Kline, baseIv exchange.Interval, out *[2]ex
 		a.cur.CloseTime = a.iv.Next(open).Add(-time.Millisecond)
 		a.have = true
 	} else {
-		if k.High.GreaterThan(a.cur.High) {
+		if k.High.Cmp(a.cur.High) > 0 {
 			a.cur.High = k.High
 		}
-		if k.Low.LessThan(a.cur.Low) {
+		if k.Low.Cmp(a.cur.Low) < 0 {
 			a.cur.Low = k.Low
 		}
 		a.cur.Close = k.Close
-		a.cur.Volume = a.cur.Volume.Add(k.Volume)
-		a.cur.QuoteVolume = a.cur.QuoteVolume.Add(k.QuoteVolume)
+		a.cur.Volume = addVolume(a.cur.Volume, k.Volume)
+		a.cur.QuoteVolume = addVolume(a.cur.QuoteVolume, k.QuoteVolume)
 	}
 	if !baseIv.Next(k.OpenTime).Before(a.iv.Next(open)) {
 		out[n] = a.cur
@@ -127,4 +157,13 @@ func (a *aggregator) add(k *exchange.Kline, baseIv exchange.Interval, out *[2]ex
 		a.have = false
 	}
 	return n
+}
+
+// addVolume is a+b as decimal adds them; a sum past an int64 coefficient
+// (never seen in real volumes) is rounded as exchange.RoundFixed does.
+func addVolume(a, b exchange.Fixed) exchange.Fixed {
+	if s, ok := a.Add(b); ok {
+		return s
+	}
+	return exchange.RoundFixed(decimal.Sum(a.Decimal(), b.Decimal()))
 }

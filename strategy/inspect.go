@@ -60,7 +60,11 @@ func (r *Runtime) LastKline(f Feed) (exchange.Kline, bool) {
 	if st == nil {
 		return exchange.Kline{}, false
 	}
-	return st.hist.last()
+	k, ok := st.hist.last()
+	if !ok {
+		return exchange.Kline{}, false
+	}
+	return k.Kline(), true
 }
 
 // Killed reports whether the kill switch stopped trading.

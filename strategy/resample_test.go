@@ -38,11 +38,15 @@ func feed(a *aggregator, bars []exchange.Kline) string {
 	}
 	for i := range bars {
 		if k, ok := a.closeBefore(bars[i].OpenTime); ok {
-			show("gap", k)
+			show("gap", k.Kline())
 		}
-		var out [2]exchange.Kline
-		for _, k := range out[:a.add(&bars[i], exchange.Interval60m, &out)] {
-			show("bar", k)
+		fk, err := exchange.FixedKlineOf(&bars[i])
+		if err != nil {
+			panic(err)
+		}
+		var out [2]exchange.FixedKline
+		for _, k := range out[:a.add(&fk, exchange.Interval60m, &out)] {
+			show("bar", k.Kline())
 		}
 	}
 	return strings.Join(got, "\n")
@@ -65,5 +69,25 @@ func TestResampleGaps(t *testing.T) {
 		if got := feed(&aggregator{iv: exchange.Interval4h, merge: c.merge}, gapBars()); got != c.want {
 			t.Errorf("merge=%t:\n got %s\nwant %s", c.merge, got, c.want)
 		}
+	}
+}
+
+// addVolume sums as decimal does, coefficient and exponent, across
+// exponents, and rounds only a sum past an int64 coefficient.
+func TestAddVolume(t *testing.T) {
+	t.Parallel()
+	for _, c := range [][2]string{{"1.5", "2.25"}, {"120", "0.001"}, {"0", "0.00000000"}, {"99999999.99999999", "0.00000001"},
+		{"9000000000.00000000", "9000000000.00000000"}} {
+		a, b := decimal.RequireFromString(c[0]), decimal.RequireFromString(c[1])
+		fa, _ := exchange.FixedOf(a)
+		fb, _ := exchange.FixedOf(b)
+		got, want := addVolume(fa, fb), a.Add(b)
+		if got.Coef != want.CoefficientInt64() || got.Exp != want.Exponent() {
+			t.Errorf("%s + %s = %v (exp %d), want %s (exp %d)", c[0], c[1], got, got.Exp, want, want.Exponent())
+		}
+	}
+	big := exchange.NewFixed(9e18, -8)
+	if got := addVolume(big, big); got != exchange.NewFixed(18, 10) { // 1.8e11, trailing zeros dropped
+		t.Errorf("past int64: %+v", got)
 	}
 }

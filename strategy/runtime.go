@@ -94,7 +94,7 @@ type Runtime struct {
 	aggFeeds  []*feedState
 	aggListed bool
 	rules     map[string]*exchange.SymbolInfo
-	last      map[string]*decimal.Decimal // present once a price was seen
+	last      map[string]*lastPx // present once a price was seen
 	bal       map[string]exchange.Balance
 	stale     bool // balances need a refresh
 	// valued are the holdings equity is valued with, listed from bal
@@ -125,14 +125,14 @@ type feedState struct {
 	aggs []*derived // feeds aggregated from this one (a base feed)
 	// exitSubs are the instances whose exits this feed's bars check.
 	exitSubs []*instance
-	last     *decimal.Decimal // the symbol's entry in Runtime.last; nil before its first bar
+	last     *lastPx // the symbol's entry in Runtime.last; nil before its first bar
 }
 
 // derived is a feed built by aggregating a base feed.
 type derived struct {
 	st  *feedState
 	agg aggregator
-	out [2]exchange.Kline
+	out [2]exchange.FixedKline
 }
 
 // Stats counts what the runtime did.
@@ -175,7 +175,7 @@ func New(opts Options) (*Runtime, error) {
 	r := &Runtime{
 		opts: opts, log: opts.Logger, ctx: context.Background(),
 		feeds: map[Feed]*feedState{},
-		rules: map[string]*exchange.SymbolInfo{}, last: map[string]*decimal.Decimal{},
+		rules: map[string]*exchange.SymbolInfo{}, last: map[string]*lastPx{},
 		bal: map[string]exchange.Balance{}, stale: true, orders: map[string]*tracked{},
 		stats: Stats{Refused: map[string]int{}},
 	}
@@ -253,23 +253,52 @@ func (r *Runtime) feedState(f Feed) *feedState {
 	return st
 }
 
-// setLast records the last price of a symbol.
-func (r *Runtime) setLast(symbol string, p decimal.Decimal) *decimal.Decimal {
+// lastEntry returns a symbol's last price entry, creating it.
+func (r *Runtime) lastEntry(symbol string) *lastPx {
 	lp := r.last[symbol]
 	if lp == nil {
-		lp = new(decimal.Decimal)
+		lp = new(lastPx)
 		r.last[symbol] = lp
 	}
-	*lp = p
+	return lp
+}
+
+// setLast records the last price of a symbol.
+func (r *Runtime) setLast(symbol string, p decimal.Decimal) *lastPx {
+	lp := r.lastEntry(symbol)
+	lp.setDecimal(p)
 	return lp
 }
 
 // lastPrice returns the last price of a symbol and whether one was seen.
 func (r *Runtime) lastPrice(symbol string) (decimal.Decimal, bool) {
 	if lp := r.last[symbol]; lp != nil {
-		return *lp, true
+		return lp.decimal(), true
 	}
 	return decimal.Decimal{}, false
+}
+
+// lastPx is a symbol's last price: a bar's close stays compact until its
+// decimal is asked for (an order, an exit, the kill switch's equity past
+// int64), which a backtest's bars mostly never are; a polled price is
+// kept as the decimal it came as.
+type lastPx struct {
+	fix    exchange.Fixed
+	dec    decimal.Decimal
+	fixed  bool // fix holds the price
+	hasDec bool // dec holds the price
+}
+
+func (p *lastPx) setFixed(f exchange.Fixed) { p.fix, p.fixed, p.hasDec = f, true, false }
+
+func (p *lastPx) setDecimal(d decimal.Decimal) { p.dec, p.hasDec, p.fixed = d, true, false }
+
+// decimal is the price as a decimal, built once per price.
+func (p *lastPx) decimal() decimal.Decimal {
+	if !p.hasDec {
+		p.dec, p.hasDec = p.fix.Decimal(), true
+	}
+	return p.dec
 }
 
 // Feeds returns the feeds the driver must deliver (base feeds when a base
@@ -406,40 +435,61 @@ func (r *Runtime) Begin(ctx context.Context) {
 }
 
 // DeliverWarmUp delivers history bars of a feed with WarmingUp true; orders
-// are refused during warm-up.
-func (r *Runtime) DeliverWarmUp(ctx context.Context, f Feed, bars []exchange.Kline) {
+// are refused during warm-up. A bar whose prices do not fit a Fixed
+// (exchange.FixedKlineOf) ends the delivery with the error; the bars
+// before it were delivered.
+func (r *Runtime) DeliverWarmUp(ctx context.Context, f Feed, bars []exchange.Kline) error {
 	r.ctx = ctx
 	r.setWarming(true)
-	for _, k := range bars {
-		r.OnBar(ctx, f, k)
+	defer r.setWarming(false)
+	for i := range bars {
+		if err := r.OnBar(ctx, f, bars[i]); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// DeliverWarmUpRef is DeliverWarmUp for one compact bar the caller holds.
+func (r *Runtime) DeliverWarmUpRef(ctx context.Context, f Feed, k *exchange.FixedKline) {
+	r.setWarming(true)
+	r.OnBarRef(ctx, f, k)
 	r.setWarming(false)
 }
 
 // OnBar delivers one closed bar of a feed to the instances subscribed to it,
-// and the bars of higher intervals it completes.
-func (r *Runtime) OnBar(ctx context.Context, f Feed, k exchange.Kline) { r.OnBarRef(ctx, f, &k) }
+// and the bars of higher intervals it completes. The kline is taken as
+// exchange.FixedKlineOf gives it; a price that does not fit a Fixed is
+// that function's error, and the bar is not delivered.
+func (r *Runtime) OnBar(ctx context.Context, f Feed, k exchange.Kline) error {
+	fk, err := exchange.FixedKlineOf(&k)
+	if err != nil {
+		return fmt.Errorf("strategy: %s %s: %w", f.Symbol, f.Interval, err)
+	}
+	r.OnBarRef(ctx, f, &fk)
+	return nil
+}
 
-// OnBarRef is OnBar for a bar the caller holds: the runtime copies it into
-// the feed's history and the strategies' Bar, not on the way there (a
-// replay hands over its bars so, a million a run).
-func (r *Runtime) OnBarRef(ctx context.Context, f Feed, k *exchange.Kline) {
+// OnBarRef is OnBar for a compact bar the caller holds: the runtime copies
+// it into the feed's history and the strategies' Bar, not on the way
+// there (a replay hands over its bars so, a million a run), and builds no
+// decimal for it unless something asks for one.
+func (r *Runtime) OnBarRef(ctx context.Context, f Feed, k *exchange.FixedKline) {
 	r.ctx = ctx
 	r.stats.Bars++
 	st := r.cur
 	if st == nil || st.feed != f {
 		if st = r.feeds[f]; st == nil {
-			r.setLast(f.Symbol, k.Close) // a feed nobody subscribed to
+			r.lastEntry(f.Symbol).setFixed(k.Close) // a feed nobody subscribed to
 			r.observe()
 			return
 		}
 		r.cur = st
 	}
 	if st.last == nil {
-		st.last = r.setLast(f.Symbol, k.Close)
-	} else {
-		*st.last = k.Close
+		st.last = r.lastEntry(f.Symbol)
 	}
+	st.last.setFixed(k.Close)
 	r.deliver(st, k)
 	for _, d := range st.aggs {
 		n := d.agg.add(k, f.Interval, &d.out)
@@ -497,7 +547,7 @@ func (r *Runtime) advance(ctx context.Context, t time.Time, warm bool) {
 
 type pendingBar struct {
 	st *feedState
-	k  exchange.Kline
+	k  exchange.FixedKline
 }
 
 func (r *Runtime) setWarming(on bool) {
@@ -515,7 +565,7 @@ func (r *Runtime) observe() {
 
 // deliver takes the kline by pointer: it is copied into the history and the
 // bar only, not on every call on the way.
-func (r *Runtime) deliver(st *feedState, k *exchange.Kline) {
+func (r *Runtime) deliver(st *feedState, k *exchange.FixedKline) {
 	st.hist.push(k)
 	if len(st.exitSubs) > 0 {
 		r.checkBar(st, k)
@@ -523,7 +573,7 @@ func (r *Runtime) deliver(st *feedState, k *exchange.Kline) {
 	if len(st.subs) == 0 {
 		return
 	}
-	bar := Bar{Symbol: st.feed.Symbol, Interval: st.feed.Interval, Kline: *k}
+	bar := Bar{Symbol: st.feed.Symbol, Interval: st.feed.Interval, FixedKline: *k}
 	for _, in := range st.subs {
 		in.updateATR(&bar)
 		in.onKline(&bar)

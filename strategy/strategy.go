@@ -26,12 +26,19 @@ type Strategy interface {
 	OnKline(ctx Context, bar Bar) error
 }
 
-// Bar is a closed kline of one feed.
+// Bar is a closed kline of one feed, its numbers compact: exact
+// fixed-point values that build no decimal until one is asked for.
+// Indicators take bar.Close.Float64() (the same float64 as the decimal's
+// InexactFloat64); money takes bar.Close.Decimal() (the exact decimal the
+// bar was read as); Kline() is the whole bar as decimals.
 type Bar struct {
 	Symbol   string
 	Interval exchange.Interval
-	exchange.Kline
+	exchange.FixedKline
 }
+
+// Kline is the bar with its numbers as decimals.
+func (b Bar) Kline() exchange.Kline { return b.FixedKline.Kline() }
 
 // Feed names a symbol and interval a strategy subscribes to.
 type Feed struct {

@@ -28,18 +28,18 @@ func (x *Exchange) dustValue(asset string, amount decimal.Decimal) (decimal.Deci
 		return amount, true
 	}
 	m, ok := x.markets[asset+dustQuote]
-	if !ok || !m.last.IsPositive() {
+	if !ok || !m.price().IsPositive() {
 		return decimal.Zero, false
 	}
-	return amount.Mul(m.last), true
+	return amount.Mul(m.price()), true
 }
 
 func (x *Exchange) tokenPrice() (decimal.Decimal, bool) {
 	m, ok := x.markets[x.opts.Token+dustQuote]
-	if !ok || !m.last.IsPositive() {
+	if !ok || !m.price().IsPositive() {
 		return decimal.Zero, false
 	}
-	return m.last, true
+	return m.price(), true
 }
 
 // candidate judges one asset; Code and Message say why it cannot convert.

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spotbot/spotbot/exchange"
 )
@@ -18,6 +19,7 @@ func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kli
 	if err != nil {
 		return err
 	}
+	m.flush()
 	p := m.feed(iv)
 	ks := *p
 	if n := len(ks); n > 0 && !k.OpenTime.After(ks[n-1].OpenTime) {
@@ -35,17 +37,82 @@ func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kli
 	if len(m.bids) > 0 || len(m.asks) > 0 {
 		x.fillResting(m, k)
 	}
-	m.last = k.Close
+	m.setLast(k.Close)
 	m.tape.updates++
 	if closeAt := iv.Next(k.OpenTime); closeAt.After(x.now) {
 		x.now = closeAt
 	}
-	if ret := x.opts.KlineRetention; ret > 0 && len(ks) >= ret {
-		copy(ks, ks[1:])
-		ks = ks[:len(ks)-1]
-	}
-	*p = append(ks, k)
+	m.store(p, k)
 	return nil
+}
+
+// FeedBar is FeedKline for a bar with Fixed numbers, with the same
+// checks, fills and results, building decimals only where something
+// needs them: the open's alone when orders wait for it, the bar's kline
+// when a resting order is reached (the fills are then FeedKline's), the close's
+// when the last price is asked for, and the kline when klines are asked
+// for or stored beside others (a feed keeping one kline, a replay's,
+// holds the latest bar compact instead).
+func (x *Exchange) FeedBar(symbol string, iv exchange.Interval, k *exchange.FixedKline) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	m, err := x.market(symbol)
+	if err != nil {
+		return err
+	}
+	if m.holding && (m.heldIv != iv || m.retain != 1) {
+		m.flush()
+	}
+	var prev time.Time
+	if m.holding {
+		prev = m.held.OpenTime
+	} else if ks := *m.feed(iv); len(ks) > 0 {
+		prev = ks[len(ks)-1].OpenTime
+	}
+	if !prev.IsZero() && !k.OpenTime.After(prev) {
+		return fmt.Errorf("sim: %s %s kline at %s is not after %s", symbol, iv, k.OpenTime, prev)
+	}
+	if k.Low.Cmp(k.High) > 0 || !k.Low.IsPositive() {
+		return fmt.Errorf("sim: %s %s kline at %s has low %s above high %s or not positive", symbol, iv, k.OpenTime, k.Low, k.High)
+	}
+	if open := k.OpenTime; open.After(x.now) {
+		x.now = open
+	}
+	if len(m.pending) > 0 {
+		// Pending orders need the open alone.
+		x.fillPending(m, exchange.Kline{OpenTime: k.OpenTime, CloseTime: k.CloseTime, Open: k.Open.Decimal()})
+	}
+	if x.reachesFixed(m, k) {
+		x.fillResting(m, k.Kline())
+	}
+	m.lastFix, m.lastHeld = k.Close, true
+	m.tape.updates++
+	if closeAt := iv.Next(k.OpenTime); closeAt.After(x.now) {
+		x.now = closeAt
+	}
+	if m.retain == 1 {
+		m.held, m.heldIv, m.holding = *k, iv, true
+		return nil
+	}
+	m.store(m.feed(iv), k.Kline())
+	return nil
+}
+
+// reachesFixed reports whether the bar reaches the best resting order of
+// either side: reaches on Fixed prices.
+func (x *Exchange) reachesFixed(m *market, k *exchange.FixedKline) bool {
+	touch := x.opts.LimitFill == Touch
+	if len(m.bids) > 0 {
+		if c := k.Low.CmpDecimal(m.bids[0].price); c < 0 || (c == 0 && touch) {
+			return true
+		}
+	}
+	if len(m.asks) > 0 {
+		if c := k.High.CmpDecimal(m.asks[0].price); c > 0 || (c == 0 && touch) {
+			return true
+		}
+	}
+	return false
 }
 
 // fillPending fills orders waiting for this bar's open.

@@ -21,6 +21,46 @@ type market struct {
 	lastIv   exchange.Interval
 	lastBars *[]exchange.Kline
 	tape     tape // public trades and book changes
+	// A bar fed by FeedBar is held compact (held, heldIv) until its
+	// kline is asked for or the next bar of another feed, or a feed
+	// keeping more than one kline, needs it stored: a replay keeping one
+	// kline a feed builds no decimal per bar. Likewise its close is the
+	// last price (lastFix) until a decimal is asked for.
+	held     exchange.FixedKline
+	heldIv   exchange.Interval
+	holding  bool
+	lastFix  exchange.Fixed
+	lastHeld bool
+	retain   int // Options.KlineRetention
+}
+
+// price is the last trade price.
+func (m *market) price() decimal.Decimal {
+	if m.lastHeld {
+		m.last, m.lastHeld = m.lastFix.Decimal(), false
+	}
+	return m.last
+}
+
+func (m *market) setLast(p decimal.Decimal) { m.last, m.lastHeld = p, false }
+
+// flush stores the held bar's kline.
+func (m *market) flush() {
+	if !m.holding {
+		return
+	}
+	m.holding = false
+	m.store(m.feed(m.heldIv), m.held.Kline())
+}
+
+// store appends k to the feed p, keeping at most retain klines.
+func (m *market) store(p *[]exchange.Kline, k exchange.Kline) {
+	ks := *p
+	if ret := m.retain; ret > 0 && len(ks) >= ret {
+		copy(ks, ks[1:])
+		ks = ks[:len(ks)-1]
+	}
+	*p = append(ks, k)
 }
 
 // feed returns the klines fed at iv, for appending to.
@@ -39,6 +79,7 @@ func (m *market) feed(iv exchange.Interval) *[]exchange.Kline {
 
 // bars returns the klines fed at iv.
 func (m *market) bars(iv exchange.Interval) []exchange.Kline {
+	m.flush()
 	if p := m.klines[iv]; p != nil {
 		return *p
 	}

@@ -146,7 +146,7 @@ func levelsOf(orders []*order) []exchange.PriceLevel {
 // asks rounded up to the price precision, each worth LevelQuote.
 func (x *Exchange) synthetic(m *market) (bids, asks []exchange.PriceLevel) {
 	shape := x.opts.Book.withDefaults()
-	if shape.Levels < 0 || !m.last.IsPositive() {
+	if shape.Levels < 0 || !m.price().IsPositive() {
 		return nil, nil
 	}
 	half := shape.SpreadBps.Div(bpsScale).Div(two)
@@ -154,10 +154,10 @@ func (x *Exchange) synthetic(m *market) (bids, asks []exchange.PriceLevel) {
 	sc := m.info.PriceScale()
 	for i := 0; i < shape.Levels; i++ {
 		off := half.Add(step.Mul(decimal.NewFromInt(int64(i))))
-		if bp := m.last.Mul(one.Sub(off)).RoundFloor(sc); bp.IsPositive() {
+		if bp := m.price().Mul(one.Sub(off)).RoundFloor(sc); bp.IsPositive() {
 			bids = addLevel(bids, bp, m.info.FloorQty(shape.LevelQuote.Div(bp)))
 		}
-		ap := m.last.Mul(one.Add(off)).RoundCeil(sc)
+		ap := m.price().Mul(one.Add(off)).RoundCeil(sc)
 		asks = addLevel(asks, ap, m.info.FloorQty(shape.LevelQuote.Div(ap)))
 	}
 	return bids, asks
@@ -266,8 +266,8 @@ func (x *Exchange) TickerPrices() []exchange.PriceTicker {
 
 func priceTicker(m *market) exchange.PriceTicker {
 	t := exchange.PriceTicker{Symbol: m.info.Symbol}
-	if m.last.IsPositive() {
-		t.Price = opt(m.last)
+	if m.price().IsPositive() {
+		t.Price = opt(m.price())
 	}
 	return t
 }
@@ -280,7 +280,7 @@ func (x *Exchange) LastPrice(symbol string) (decimal.Decimal, error) {
 	if err != nil {
 		return decimal.Zero, err
 	}
-	return m.last, nil
+	return m.price(), nil
 }
 
 // AvgPrice returns the volume-weighted average close of the bars of the
@@ -306,7 +306,7 @@ func (x *Exchange) AvgPrice(symbol string) (exchange.AvgPrice, error) {
 		sum = sum.Add(k.Close)
 		n++
 	}
-	price := m.last
+	price := m.price()
 	switch {
 	case vol.IsPositive():
 		price = pv.Div(vol)
@@ -382,10 +382,10 @@ func (x *Exchange) ticker24h(m *market) exchange.Ticker24h {
 	if prev != nil {
 		t.PrevClosePrice = opt(prev.Close)
 	}
-	if m.last.IsPositive() {
-		t.LastPrice = opt(m.last)
+	if m.price().IsPositive() {
+		t.LastPrice = opt(m.price())
 		if t.OpenPrice.Valid && t.OpenPrice.Decimal.IsPositive() {
-			ch := m.last.Sub(t.OpenPrice.Decimal)
+			ch := m.price().Sub(t.OpenPrice.Decimal)
 			t.PriceChange = opt(ch)
 			t.PriceChangePercent = opt(ch.Div(t.OpenPrice.Decimal).Round(4))
 		}

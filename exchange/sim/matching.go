@@ -69,7 +69,7 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 	if err != nil {
 		return nil, err
 	}
-	if err := m.info.CheckRules(no, m.last); err != nil {
+	if err := m.info.CheckRules(no, m.price()); err != nil {
 		return nil, err
 	}
 	if no.NewClientOrderID != "" {
@@ -227,7 +227,7 @@ func (x *Exchange) lockFor(m *market, o *order) (string, amount) {
 	case o.byQuote:
 		return m.info.QuoteAsset, amountOf(o.quoteQty)
 	case o.typ == typeMarket:
-		return m.info.QuoteAsset, x.withBuyFee(m, amountOf(o.qty.Mul(x.slipped(m.last, true, &m.info))))
+		return m.info.QuoteAsset, x.withBuyFee(m, amountOf(o.qty.Mul(x.slipped(m.price(), true, &m.info))))
 	}
 	return m.info.QuoteAsset, x.withBuyFee(m, amountOf(o.price).mul(amountOf(o.qty)))
 }
@@ -248,7 +248,7 @@ func (x *Exchange) withBuyFee(m *market, notional amount) amount {
 // wouldTake reports whether a priced order matches a resting order or the
 // last price at once.
 func (x *Exchange) wouldTake(m *market, o *order) bool {
-	if crossesLast(o, m.last) {
+	if crossesLast(o, m.price()) {
 		return true
 	}
 	opp := m.opposite(o.side)
@@ -270,7 +270,7 @@ func priceOK(o *order, p decimal.Decimal) bool {
 // from the book at acceptable prices, plus the bar-driven market when it
 // crosses the last price (which then takes any quantity).
 func (x *Exchange) canFillAll(m *market, o *order) bool {
-	if crossesLast(o, m.last) {
+	if crossesLast(o, m.price()) {
 		return true
 	}
 	avail := decimal.Zero
@@ -294,13 +294,13 @@ func (x *Exchange) execute(m *market, o *order) {
 	if o.final() || !o.left.IsPositive() {
 		return
 	}
-	if crossesLast(o, m.last) {
+	if crossesLast(o, m.price()) {
 		if x.opts.MarketFill == NextOpen {
 			o.pending = true
 			m.pending = append(m.pending, o)
 			return
 		}
-		x.takeMarket(m, o, m.last)
+		x.takeMarket(m, o, m.price())
 		return
 	}
 	switch o.typ {
@@ -469,7 +469,7 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 	a.trades = append(a.trades, t)
 	x.unreported = append(x.unreported, ownTrade{o, t})
 	o.dirty()
-	m.last = price
+	m.setLast(price)
 	if !o.left.IsPositive() || (o.byQuote && !m.info.FloorQty(o.left.Div(price)).IsPositive()) {
 		x.finish(m, o, statusFilled, false)
 	}
@@ -488,8 +488,8 @@ func (x *Exchange) fee(a *account, m *market, buyer bool, qty, quote, rate decim
 	r := amountOf(rate)
 	quoteValue := amountOf(quote).mul(r)
 	if a.tokDeduct && quoteValue.isPositive() {
-		if tm, ok := x.markets[x.opts.Token+m.info.QuoteAsset]; ok && tm.last.IsPositive() {
-			tok := quoteValue.dec().Mul(one.Sub(x.opts.TokenDiscount)).Div(tm.last).Round(defaultCommissionScale)
+		if tm, ok := x.markets[x.opts.Token+m.info.QuoteAsset]; ok && tm.price().IsPositive() {
+			tok := quoteValue.dec().Mul(one.Sub(x.opts.TokenDiscount)).Div(tm.price()).Round(defaultCommissionScale)
 			if a.bal(x.opts.Token).free.cmp(amountOf(tok)) >= 0 && tok.IsPositive() {
 				return tok, x.opts.Token
 			}

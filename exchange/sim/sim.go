@@ -180,7 +180,7 @@ func (x *Exchange) addSymbol(s exchange.SymbolInfo) error {
 	if x.opts.TakerFee != nil {
 		s.TakerCommission = *x.opts.TakerFee
 	}
-	x.markets[s.Symbol] = &market{info: s, klines: map[exchange.Interval]*[]exchange.Kline{}}
+	x.markets[s.Symbol] = &market{info: s, klines: map[exchange.Interval]*[]exchange.Kline{}, retain: x.opts.KlineRetention}
 	x.symbols = append(x.symbols, s.Symbol)
 	sort.Strings(x.symbols)
 	return nil
@@ -283,7 +283,7 @@ func (x *Exchange) SetLastPrice(symbol string, p decimal.Decimal) error {
 	if !ok {
 		return apiErr(exchange.CodeBadSymbol, "bad symbol %q", symbol)
 	}
-	m.last = p
+	m.setLast(p)
 	m.tape.updates++
 	return nil
 }

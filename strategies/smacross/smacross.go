@@ -156,7 +156,7 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 		}
 		s.last.symbol, s.last.b = bar.Symbol, b
 	}
-	c := bar.Close.InexactFloat64()
+	c := bar.Close.Float64()
 	b.fast.Update(c)
 	b.slow.Update(c)
 	if !b.fast.Ready() || !b.slow.Ready() {
@@ -185,17 +185,21 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string) error {
 	if err != nil {
 		return err
 	}
-	// The comparisons below run on every crossing; CmpMul and CmpDecimal
-	// give decimal's answers without building the products.
-	last, min := ctx.LastPrice(symbol), info.MinNotional(exchange.TypeMarket)
+	// The comparisons below run on every bar of a buy signal while flat;
+	// CmpMul and CmpDecimal give decimal's answers without building the
+	// products, and the last price's decimal is asked for only when a
+	// product needs it (a flat position's value is zero at any price).
+	min := info.MinNotional(exchange.TypeMarket)
 	// A holding too small to sell (the residue of a fee paid in the base
 	// asset) does not count as a position.
-	if exchange.CmpMul(min, ctx.Position(symbol).Qty, last) <= 0 {
+	if held := ctx.Position(symbol).Qty; held.IsZero() && min.Sign() <= 0 ||
+		!held.IsZero() && exchange.CmpMul(min, held, ctx.LastPrice(symbol)) <= 0 {
 		return nil
 	}
 	o := exchange.NewOrder{Symbol: symbol, Side: exchange.SideBuy, Type: exchange.TypeMarket}
 	if s.p.Quantity.IsPositive() {
 		o.Quantity = info.FloorQty(s.p.Quantity)
+		last := ctx.LastPrice(symbol)
 		if exchange.CmpMul(min, o.Quantity, last) > 0 {
 			if l := ctx.Log(); l.Enabled(context.Background(), slog.LevelInfo) {
 				l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", o.Quantity.Mul(last))

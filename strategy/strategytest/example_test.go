@@ -16,7 +16,7 @@ import (
 type buyTheDip struct{ bought bool }
 
 func (s *buyTheDip) OnKline(ctx strategy.Context, bar strategy.Bar) error {
-	if s.bought || bar.Close.GreaterThan(bar.Open.Mul(decimal.RequireFromString("0.95"))) {
+	if s.bought || bar.Close.Decimal().GreaterThan(bar.Open.Decimal().Mul(decimal.RequireFromString("0.95"))) {
 		return nil
 	}
 	_, err := ctx.Place(exchange.NewOrder{Symbol: bar.Symbol, Side: exchange.SideBuy, Type: exchange.TypeMarket,

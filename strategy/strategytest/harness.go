@@ -191,8 +191,8 @@ func (h *Harness) WarmUp(symbol string, bars ...exchange.Kline) {
 	h.t.Helper()
 	f := strategy.Feed{Symbol: symbol, Interval: h.iv}
 	for _, k := range bars {
-		h.feedExchange(symbol, k)
-		h.RT.DeliverWarmUp(h.t.Context(), f, []exchange.Kline{k})
+		fk := h.feedExchange(symbol, k)
+		h.RT.DeliverWarmUpRef(h.t.Context(), f, &fk)
 	}
 }
 
@@ -216,15 +216,16 @@ type SymbolBar struct {
 // collects fills, the strategy sees the bars, then due schedules run once.
 func (h *Harness) StepAll(bars ...SymbolBar) {
 	h.t.Helper()
-	for _, b := range bars {
-		h.feedExchange(b.Symbol, b.K)
+	fks := make([]exchange.FixedKline, len(bars))
+	for i, b := range bars {
+		fks[i] = h.feedExchange(b.Symbol, b.K)
 	}
 	ctx := h.t.Context()
 	if err := h.RT.Sync(ctx); err != nil {
 		h.t.Fatal(err)
 	}
-	for _, b := range bars {
-		h.RT.OnBar(ctx, strategy.Feed{Symbol: b.Symbol, Interval: h.iv}, b.K)
+	for i, b := range bars {
+		h.RT.OnBarRef(ctx, strategy.Feed{Symbol: b.Symbol, Interval: h.iv}, &fks[i])
 	}
 	h.RT.Tick(ctx, h.clock.Now())
 }
@@ -233,8 +234,11 @@ func (h *Harness) StepAll(bars ...SymbolBar) {
 // orders pending at the exchange stay open: a test of what a strategy does
 // while its order is in flight.
 func (h *Harness) Deliver(symbol string, k exchange.Kline) {
+	h.t.Helper()
 	h.clock.set(h.iv.Next(k.OpenTime))
-	h.RT.OnBar(h.t.Context(), strategy.Feed{Symbol: symbol, Interval: h.iv}, k)
+	if err := h.RT.OnBar(h.t.Context(), strategy.Feed{Symbol: symbol, Interval: h.iv}, k); err != nil {
+		h.t.Fatal(err)
+	}
 }
 
 // Tick moves the clock to at and runs the schedules due.
@@ -277,12 +281,20 @@ func (h *Harness) Sync() {
 	}
 }
 
-func (h *Harness) feedExchange(symbol string, k exchange.Kline) {
+// feedExchange converts a bar as a live session does (a price past 18
+// significant digits fails the test), feeds it to the exchange as a
+// backtest does, and returns it.
+func (h *Harness) feedExchange(symbol string, k exchange.Kline) exchange.FixedKline {
 	h.t.Helper()
-	if err := h.X.FeedKline(symbol, h.iv, k); err != nil {
+	fk, err := exchange.FixedKlineOf(&k)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := h.X.FeedBar(symbol, h.iv, &fk); err != nil {
 		h.t.Fatal(err)
 	}
 	h.clock.set(h.iv.Next(k.OpenTime))
+	return fk
 }
 
 // Sent returns the orders that reached the exchange since the last call,

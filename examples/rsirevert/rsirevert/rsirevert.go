@@ -97,7 +97,7 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 	if r == nil {
 		return nil
 	}
-	r.Update(bar.Close.InexactFloat64())
+	r.Update(bar.Close.Float64())
 	if !r.Ready() || ctx.WarmingUp() || len(ctx.OpenOrders(bar.Symbol)) > 0 {
 		return nil
 	}
@@ -107,7 +107,7 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 	}
 	minimum := info.MinNotional(exchange.TypeMarket)
 	held := info.FloorQty(decimal.Min(ctx.Position(bar.Symbol).Qty, ctx.Balance(info.BaseAsset).Free))
-	holding := !held.Mul(bar.Close).LessThan(minimum)
+	holding := !held.Mul(bar.Close.Decimal()).LessThan(minimum)
 	var o exchange.NewOrder
 	switch v := r.Value(); {
 	case v < s.p.Low && !holding:

@@ -1,0 +1,135 @@
+package exchange
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/shopspring/decimal"
+)
+
+// Fixed is an exact decimal number as an int64 coefficient and a base-ten
+// exponent: Coef × 10^Exp. It is a plain value (no pointer, no heap), so a
+// bar of Fixed prices costs nothing to build or copy; a decimal.Decimal is
+// built only when one is asked for (Decimal), where money is computed.
+// Indicators take Float64, the float64 nearest the value.
+type Fixed struct {
+	Coef int64
+	Exp  int32
+}
+
+// NewFixed is Coef × 10^exp.
+func NewFixed(coef int64, exp int32) Fixed { return Fixed{Coef: coef, Exp: exp} }
+
+// FixedOf returns d as a Fixed, and false when its coefficient does not fit
+// 18 digits.
+func FixedOf(d decimal.Decimal) (Fixed, bool) {
+	if d.NumDigits() > 18 {
+		return Fixed{}, false
+	}
+	return Fixed{Coef: d.CoefficientInt64(), Exp: d.Exponent()}, true
+}
+
+// Decimal is the value as a decimal: decimal.New(Coef, Exp), the same
+// coefficient and exponent, so its text and arithmetic are those of the
+// decimal the bar was read as.
+func (f Fixed) Decimal() decimal.Decimal { return decimal.New(f.Coef, f.Exp) }
+
+// fixedPow10 holds 10^0 … 10^22, every power of ten a float64 holds
+// exactly.
+var fixedPow10 = [23]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// Float64 is the float64 nearest the value, the same as
+// f.Decimal().InexactFloat64(), without building the decimal in the common
+// case (a coefficient of at most 2^53 and an exponent of -22 to 0: one
+// correctly rounded division of two exact floats).
+func (f Fixed) Float64() float64 {
+	if f.Coef == 0 {
+		return 0
+	}
+	if f.Exp <= 0 && f.Exp >= -22 && f.Coef >= -1<<53 && f.Coef <= 1<<53 {
+		return float64(f.Coef) / fixedPow10[-f.Exp]
+	}
+	return f.Decimal().InexactFloat64()
+}
+
+// String is the decimal's text (f.Decimal().String()).
+func (f Fixed) String() string {
+	if f.Exp == 0 {
+		return strconv.FormatInt(f.Coef, 10)
+	}
+	return f.Decimal().String()
+}
+
+// IsPositive reports whether the value is above zero.
+func (f Fixed) IsPositive() bool { return f.Coef > 0 }
+
+// small is f as sign, magnitude and exponent.
+func (f Fixed) small() small {
+	s := small{exp: int64(f.Exp)}
+	switch {
+	case f.Coef > 0:
+		s.sign, s.mag = 1, uint64(f.Coef)
+	case f.Coef < 0:
+		s.sign, s.mag = -1, uint64(-f.Coef) // -MinInt64 wraps to its magnitude 2^63
+	}
+	return s
+}
+
+// Cmp compares f with g: -1, 0 or +1 as f is below, equal to or above g.
+// It never allocates.
+func (f Fixed) Cmp(g Fixed) int {
+	if f.Exp == g.Exp {
+		switch {
+		case f.Coef < g.Coef:
+			return -1
+		case f.Coef > g.Coef:
+			return 1
+		}
+		return 0
+	}
+	return cmpSmall(f.small(), g.small())
+}
+
+// CmpDecimal compares f with d like f.Decimal().Cmp(d), without allocating
+// whenever d's coefficient fits 18 digits (every realistic price).
+func (f Fixed) CmpDecimal(d decimal.Decimal) int {
+	y, ok := smallOf(d)
+	if !ok {
+		return f.Decimal().Cmp(d)
+	}
+	return cmpSmall(f.small(), y)
+}
+
+// Add returns f+g exactly as decimal's Add forms it (the coefficients
+// aligned to the smaller exponent, then added), and false when the result
+// does not fit an int64 coefficient.
+func (f Fixed) Add(g Fixed) (Fixed, bool) {
+	if f.Exp != g.Exp {
+		if f.Exp < g.Exp {
+			f, g = g, f
+		}
+		// f has the larger exponent: scale its coefficient down to g's.
+		c, ok := scaleCoef(f.Coef, int64(f.Exp)-int64(g.Exp))
+		if !ok {
+			return Fixed{}, false
+		}
+		f = Fixed{Coef: c, Exp: g.Exp}
+	}
+	s := f.Coef + g.Coef
+	if (s > f.Coef) != (g.Coef > 0) {
+		return Fixed{}, false // overflow
+	}
+	return Fixed{Coef: s, Exp: f.Exp}, true
+}
+
+// scaleCoef is c×10^n, and false when it overflows int64.
+func scaleCoef(c, n int64) (int64, bool) {
+	for ; n > 0; n-- {
+		if c > math.MaxInt64/10 || c < math.MinInt64/10 {
+			return 0, false
+		}
+		c *= 10
+	}
+	return c, true
+}
