@@ -31,6 +31,9 @@ type runFlags struct {
 	noHTML   bool
 	db       string
 	noStore  bool
+	// cpuProfile, a hidden flag, names a file for a CPU profile of the
+	// whole command (backtest_profile.go).
+	cpuProfile string
 }
 
 func (f *runFlags) register(c *cobra.Command) {
@@ -46,6 +49,8 @@ func (f *runFlags) register(c *cobra.Command) {
 	fs.BoolVar(&f.noHTML, "no-html", false, "do not write report.html")
 	fs.StringVar(&f.db, "db", "", "database the runs are recorded in (overrides store.path)")
 	fs.BoolVar(&f.noStore, "no-store", false, "do not record the runs in the database")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the command to this file")
+	_ = fs.MarkHidden("cpuprofile")
 }
 
 // source is what a run was loaded from, kept with the run in the store so
@@ -166,7 +171,16 @@ Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
 }
 
 // single runs one backtest, writes its reports and records it.
-func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer) error {
+func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer) (err error) {
+	stop, err := startCPUProfile(rf.cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if perr := stop(); err == nil {
+			err = perr
+		}
+	}()
 	c, s, src, err := rf.load(d.reg)
 	if err != nil {
 		return err

@@ -217,23 +217,3 @@ func (r Report) WriteTradesCSV(w io.Writer) error {
 	cw.Flush()
 	return cw.Error()
 }
-
-// WriteEquityCSV writes the equity curve: one row per bar with the time,
-// the equity (to 8 decimals: float64 carries 15 significant digits, far
-// below a cent for any account), the drawdown from the running peak in
-// percent and whether a position was held.
-func WriteEquityCSV(w io.Writer, res *Result) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"time", "equity", "drawdown_pct", "exposed"}); err != nil {
-		return err
-	}
-	dd := DrawdownSeries(res.Curve)
-	for i, p := range res.Curve.All() {
-		if err := cw.Write([]string{stamp(p.Time()), strconv.FormatFloat(p.Value, 'f', 8, 64), strconv.FormatFloat(dd[i]*100, 'f', 6, 64),
-			strconv.FormatBool(res.Exposure.Held(i))}); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}

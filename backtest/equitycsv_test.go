@@ -1,0 +1,98 @@
+package backtest
+
+import (
+	"bytes"
+	"encoding/csv"
+	"io"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// equityCSVReference is how WriteEquityCSV wrote before it appended rows
+// itself: encoding/csv, a field slice per row, time.Format.
+func equityCSVReference(w io.Writer, res *Result) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"time", "equity", "drawdown_pct", "exposed"}); err != nil {
+		return err
+	}
+	dd := DrawdownSeries(res.Curve)
+	for i, p := range res.Curve.All() {
+		if err := cw.Write([]string{stamp(p.Time()), strconv.FormatFloat(p.Value, 'f', 8, 64), strconv.FormatFloat(dd[i]*100, 'f', 6, 64),
+			strconv.FormatBool(res.Exposure.Held(i))}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// TestWriteEquityCSVAsCSV checks that the appended rows are byte for byte
+// what encoding/csv wrote, over curves crossing days, years, gaps, times
+// before 1970 and values from tiny to huge.
+func TestWriteEquityCSVAsCSV(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name       string
+		start      int64
+		step       int64
+		n          int
+		gapEvery   int
+		valueScale float64
+	}{
+		{"minutes over days", 1577836800000, 60_000, 5000, 0, 10},
+		{"minutes with gaps", 1577836800000 - 30*60_000, 60_000, 4000, 97, 1e6},
+		{"odd milliseconds", 1700000000123, 61_001, 3000, 13, 1e-3},
+		{"before 1970", -86_400_000*3 - 1, 3_599_999, 200, 0, 5},
+		{"new year", 1609459200000 - 5*3_600_000, 3_600_000, 20, 0, 100},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(c.n), 7))
+			res := &Result{}
+			at, v := c.start, c.valueScale
+			for i := range c.n {
+				res.Curve.Append(at, v)
+				res.Exposure.mark(i, rng.IntN(3) == 0)
+				v *= 1 + (rng.Float64()-0.5)/50
+				at += c.step
+				if c.gapEvery > 0 && i%c.gapEvery == 0 {
+					at += c.step * int64(1+rng.IntN(50))
+				}
+			}
+			var got, want bytes.Buffer
+			if err := WriteEquityCSV(&got, res); err != nil {
+				t.Fatal(err)
+			}
+			if err := equityCSVReference(&want, res); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				g, w := got.String(), want.String()
+				i := 0
+				for i < len(g) && i < len(w) && g[i] == w[i] {
+					i++
+				}
+				t.Fatalf("bytes differ at %d: got %q, want %q", i, g[i:min(len(g), i+80)], w[i:min(len(w), i+80)])
+			}
+			if got.Len() < c.n*40 {
+				t.Fatalf("%d bytes for %d rows", got.Len(), c.n)
+			}
+		})
+	}
+	// Non-finite values print as encoding/csv printed them.
+	res := &Result{}
+	res.Curve.Append(0, math.Inf(1))
+	res.Curve.Append(60_000, math.NaN())
+	var got, want bytes.Buffer
+	if err := WriteEquityCSV(&got, res); err != nil {
+		t.Fatal(err)
+	}
+	if err := equityCSVReference(&want, res); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Fatalf("got %q, want %q", got.String(), want.String())
+	}
+}
