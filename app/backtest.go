@@ -185,6 +185,9 @@ func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	// The bars are loaded: see RunMemory.
+	_, restore := backtest.RunMemory()
+	defer restore()
 	started := d.clock.Now()
 	p := newProgress(stderr, "backtest", d.clock)
 	s.Progress = p.update

@@ -2,6 +2,7 @@ package backtest
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 	"testing"
 
@@ -43,4 +44,37 @@ func TestTotalMemory(t *testing.T) {
 		t.Skip("no /proc/meminfo here")
 	}
 	require.Greater(t, n, int64(64<<20))
+}
+
+// RunMemory adds a memory limit and keeps the ratio, restores the limit
+// after, and leaves a user's GOMEMLIMIT alone. Not parallel: it changes the
+// process's collector.
+func TestRunMemory(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	percent := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(percent)
+	memLimit := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(memLimit)
+
+	live := make([]byte, 96<<20) // a live heap past the floor's half
+	limit, restore := RunMemory()
+	if total := totalMemory(); total > 0 && total/2 < limit {
+		t.Skipf("a machine with %d bytes sets no limit", total)
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	require.GreaterOrEqual(t, limit, int64(2*96<<20+32<<20))
+	require.LessOrEqual(t, limit, 2*int64(ms.HeapAlloc)+32<<20)
+	require.Equal(t, limit, debug.SetMemoryLimit(-1)) // -1 reads without changing
+	require.Equal(t, 100, debug.SetGCPercent(100))
+	restore()
+	require.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
+	runtime.KeepAlive(live)
+
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	limit, restore = RunMemory()
+	require.Zero(t, limit)
+	require.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
+	restore()
 }
