@@ -3,6 +3,7 @@ package backtest
 import (
 	"bufio"
 	"io"
+	"math"
 	"strconv"
 	"time"
 )
@@ -15,21 +16,27 @@ import (
 // A million-bar run writes a million rows, so each row is appended into
 // one buffered writer with strconv (no field needs CSV quoting: times,
 // numbers and booleans), and a day's date is formatted once for all its
-// rows. The bytes are those encoding/csv wrote (TestWriteEquityCSVAsCSV).
+// rows, and a value equal to the row before's (the equity while no
+// position is held, about 70% of a smacross run's rows) is copied rather
+// than formatted again. The bytes are those encoding/csv wrote (TestWriteEquityCSVAsCSV).
 func WriteEquityCSV(w io.Writer, res *Result) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	if _, err := bw.WriteString("time,equity,drawdown_pct,exposed\n"); err != nil {
 		return err
 	}
 	dd := DrawdownSeries(res.Curve)
-	var st stamper
+	var (
+		st     stamper
+		value  lastFloat
+		ddText lastFloat
+	)
 	for i, p := range res.Curve.All() {
 		b := bw.AvailableBuffer()
 		b = st.append(b, p.At)
 		b = append(b, ',')
-		b = strconv.AppendFloat(b, p.Value, 'f', 8, 64)
+		b = value.append(b, p.Value, 8)
 		b = append(b, ',')
-		b = strconv.AppendFloat(b, dd[i]*100, 'f', 6, 64)
+		b = ddText.append(b, dd[i]*100, 6)
 		b = append(b, ',')
 		b = strconv.AppendBool(b, res.Exposure.Held(i))
 		b = append(b, '\n')
@@ -75,4 +82,19 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
+}
+
+// lastFloat appends a float as strconv.AppendFloat(b, v, 'f', prec, 64)
+// does, reusing the text of the last value when v has the same bits.
+type lastFloat struct {
+	bits uint64
+	text []byte // nil before the first
+}
+
+func (l *lastFloat) append(b []byte, v float64, prec int) []byte {
+	if bits := math.Float64bits(v); l.text == nil || bits != l.bits {
+		l.bits = bits
+		l.text = strconv.AppendFloat(l.text[:0], v, 'f', prec, 64)
+	}
+	return append(b, l.text...)
 }

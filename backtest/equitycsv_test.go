@@ -46,6 +46,7 @@ func TestWriteEquityCSVAsCSV(t *testing.T) {
 		{"odd milliseconds", 1700000000123, 61_001, 3000, 13, 1e-3},
 		{"before 1970", -86_400_000*3 - 1, 3_599_999, 200, 0, 5},
 		{"new year", 1609459200000 - 5*3_600_000, 3_600_000, 20, 0, 100},
+		{"flat stretches", 1577836800000, 60_000, 3000, 0, -1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -55,7 +56,12 @@ func TestWriteEquityCSVAsCSV(t *testing.T) {
 			for i := range c.n {
 				res.Curve.Append(at, v)
 				res.Exposure.mark(i, rng.IntN(3) == 0)
-				v *= 1 + (rng.Float64()-0.5)/50
+				switch {
+				case c.valueScale > 0:
+					v *= 1 + (rng.Float64()-0.5)/50
+				case rng.IntN(10) == 0: // else the value repeats, as while flat
+					v = v*(1+(rng.Float64()-0.5)/50) + 2
+				}
 				at += c.step
 				if c.gapEvery > 0 && i%c.gapEvery == 0 {
 					at += c.step * int64(1+rng.IntN(50))
@@ -96,3 +102,35 @@ func TestWriteEquityCSVAsCSV(t *testing.T) {
 		t.Fatalf("got %q, want %q", got.String(), want.String())
 	}
 }
+
+// BenchmarkWriteEquityCSV writes a million-point curve generated here (a
+// random walk, flat seven points in ten as while no position is held) to
+// io.Discard.
+func BenchmarkWriteEquityCSV(b *testing.B) {
+	const n = 1_000_000
+	rng := rand.New(rand.NewPCG(1, 2))
+	res := &Result{}
+	v := 10.0
+	for i := range n {
+		if rng.IntN(10) < 3 {
+			v *= 1 + (rng.Float64()-0.5)/100
+		}
+		res.Curve.Append(1577836800000+int64(i)*60_000, v)
+		res.Exposure.mark(i, rng.IntN(10) < 3)
+	}
+	var written int64
+	b.ReportAllocs()
+	for b.Loop() {
+		cw := &countWriter{}
+		if err := WriteEquityCSV(cw, res); err != nil {
+			b.Fatal(err)
+		}
+		written = cw.n
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64(written)/n, "B/row")
+}
+
+type countWriter struct{ n int64 }
+
+func (w *countWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
