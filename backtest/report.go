@@ -2,7 +2,6 @@ package backtest
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -103,14 +102,6 @@ func round(v float64, places int) float64 {
 	s := strconv.FormatFloat(v, 'f', places, 64)
 	r, _ := strconv.ParseFloat(s, 64)
 	return r
-}
-
-// WriteJSON writes the report as indented JSON. Maps are written with
-// sorted keys, so the same run gives the same bytes.
-func (r Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
 }
 
 // WriteSummary writes the metrics as an aligned two-column table, in
