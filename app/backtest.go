@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -257,12 +258,20 @@ func writeReports(ctx context.Context, d deps, rc config.Report, rep backtest.Re
 		}{"report.html", func(w io.Writer) error { return backtest.WriteHTML(w, rep, s, res, o) }})
 	}
 	fmt.Fprintln(stdout)
-	for _, f := range files {
-		path := filepath.Join(dir, f.name)
-		if err := writeFile(path, f.write); err != nil {
-			return err
+	// The files are independent reads of one finished run, so they are
+	// written at once (a million-bar equity.csv takes longest); the paths
+	// are printed in order, up to the first file that failed.
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Go(func() { errs[i] = writeFile(filepath.Join(dir, f.name), f.write) })
+	}
+	wg.Wait()
+	for i, f := range files {
+		if errs[i] != nil {
+			return errs[i]
 		}
-		fmt.Fprintf(stdout, "wrote %s\n", path)
+		fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(dir, f.name))
 	}
 	return nil
 }
