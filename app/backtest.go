@@ -50,6 +50,12 @@ func (f *runFlags) register(c *cobra.Command) {
 	fs.BoolVar(&f.noHTML, "no-html", false, "do not write report.html")
 	fs.StringVar(&f.db, "db", "", "database the runs are recorded in (overrides store.path)")
 	fs.BoolVar(&f.noStore, "no-store", false, "do not record the runs in the database")
+}
+
+// registerProfile adds the hidden --cpuprofile flag, to the commands of a
+// single run only (single starts the profile).
+func (f *runFlags) registerProfile(c *cobra.Command) {
+	fs := c.Flags()
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the command to this file")
 	_ = fs.MarkHidden("cpuprofile")
 }
@@ -154,6 +160,7 @@ Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
 	}
 	root.SuggestionsMinimumDistance = 2
 	rf.register(root)
+	rf.registerProfile(root)
 
 	var runF runFlags
 	runCmd := &cobra.Command{
@@ -167,6 +174,7 @@ Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
 		},
 	}
 	runF.register(runCmd)
+	runF.registerProfile(runCmd)
 	root.AddCommand(runCmd, newSweep(prog, d), newWalkForward(prog, d), newReport(prog, d), newWorker(prog, d))
 	return root
 }
