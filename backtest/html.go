@@ -82,7 +82,7 @@ func sec(t time.Time) float64 { return float64(t.Unix()) }
 // lineData reduces a series for display and writes it as [time, value]
 // pairs, times strictly increasing.
 func lineData(s series, places int) [][]float64 {
-	r := s.reduce4k()
+	r := s.reduce(maxPoints)
 	out := make([][]float64, 0, len(r.v))
 	last := math.Inf(-1)
 	for i, v := range r.v {
@@ -99,34 +99,6 @@ func lineData(s series, places int) [][]float64 {
 func roundTo(v float64, places int) float64 {
 	p := math.Pow(10, float64(places))
 	return math.Round(v*p) / p
-}
-
-// reduce4k is reduce with the interactive charts' cap.
-func (s series) reduce4k() series {
-	n := len(s.v)
-	if n <= maxPoints {
-		return s
-	}
-	buckets := maxPoints / 2
-	out := series{t: make([]time.Time, 0, maxPoints+2), v: make([]float64, 0, maxPoints+2)}
-	for b := 0; b < buckets; b++ {
-		lo, hi := b*n/buckets, (b+1)*n/buckets
-		mi, ma := lo, lo
-		for i := lo; i < hi; i++ {
-			if s.v[i] < s.v[mi] {
-				mi = i
-			}
-			if s.v[i] > s.v[ma] {
-				ma = i
-			}
-		}
-		first, second := min(mi, ma), max(mi, ma)
-		out.t, out.v = append(out.t, s.t[first]), append(out.v, s.v[first])
-		if second != first {
-			out.t, out.v = append(out.t, s.t[second]), append(out.v, s.v[second])
-		}
-	}
-	return out
 }
 
 // candleChart is a symbol's price chart: candles merged to at most

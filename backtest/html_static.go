@@ -29,15 +29,16 @@ type series struct {
 	v []float64
 }
 
-// reduce returns at most about chartPoints points of s, keeping the min and
+// reduce returns at most about points points of s (chartPoints for the
+// static SVG, maxPoints for the interactive charts), keeping the min and
 // max of each bucket in time order.
-func (s series) reduce() series {
+func (s series) reduce(points int) series {
 	n := len(s.v)
-	if n <= chartPoints {
+	if n <= points {
 		return s
 	}
-	buckets := chartPoints / 2
-	out := series{t: make([]time.Time, 0, chartPoints+2), v: make([]float64, 0, chartPoints+2)}
+	buckets := points / 2
+	out := series{t: make([]time.Time, 0, points+2), v: make([]float64, 0, points+2)}
 	for b := 0; b < buckets; b++ {
 		lo, hi := b*n/buckets, (b+1)*n/buckets
 		mi, ma := lo, lo
@@ -184,7 +185,7 @@ func priceChart(sym string, bars []exchange.Kline, fills []Fill) chart {
 	for i, k := range bars {
 		s.t[i], s.v[i] = k.CloseTime.Add(time.Millisecond), k.Close.InexactFloat64() // the close instant
 	}
-	r := s.reduce()
+	r := s.reduce(chartPoints)
 	a := fitAxes(r)
 	c := chart{ID: "price-" + sym, Title: sym + " close with buys and sells", Lines: []line{{"price", a.polyline(r)}},
 		Grid: a.gridLines(), Times: a.timeTicks(), Empty: len(bars) == 0}
@@ -211,7 +212,7 @@ func equityCharts(res *Result, s Spec) (chart, chart) {
 		dd.v[i] *= -100
 	}
 	hold := buyHoldSeries(res, s)
-	er, hr, dr := eq.reduce(), hold.reduce(), dd.reduce()
+	er, hr, dr := eq.reduce(chartPoints), hold.reduce(chartPoints), dd.reduce(chartPoints)
 	a := fitAxes(er, hr)
 	equity := chart{ID: "equity", Title: "Equity (blue, solid) against buy and hold (grey, dashed)",
 		Lines: []line{{"hold", a.polyline(hr)}, {"equity", a.polyline(er)}}, Grid: a.gridLines(),

@@ -279,8 +279,8 @@ func WriteWalkForwardHTML(w io.Writer, title string, res *WalkForwardResult, o H
 	}
 	p.Sections = append(p.Sections, h)
 	return writePage(w, p, o, func() []chart {
-		a := fitAxes(oos.reduce())
-		return []chart{{ID: "walkforward", Title: "Out-of-sample equity, chained", Lines: []line{{"equity", a.polyline(oos.reduce())}},
+		a := fitAxes(oos.reduce(chartPoints))
+		return []chart{{ID: "walkforward", Title: "Out-of-sample equity, chained", Lines: []line{{"equity", a.polyline(oos.reduce(chartPoints))}},
 			Grid: a.gridLines(), Times: a.timeTicks(), Empty: oos.t == nil}}
 	})
 }
