@@ -8,6 +8,7 @@ import (
 
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/strategies"
+	"github.com/spotbot/spotbot/strategy"
 )
 
 const twoInstances = `mode: backtest
@@ -18,9 +19,16 @@ strategies:
   - {name: smacross, id: eth, symbols: [ETHUSDT], interval: 1h, params: {fast: 8, slow: 40, fraction: 0.45}}
 `
 
+// specOf builds the spec of a configuration text over the built-in
+// strategies.
 func specOf(t *testing.T, yaml string) Spec {
 	t.Helper()
-	reg := strategies.NewRegistry()
+	return specWith(t, strategies.NewRegistry(), yaml)
+}
+
+// specWith builds the spec of a configuration text over reg.
+func specWith(t *testing.T, reg *strategy.Registry, yaml string) Spec {
+	t.Helper()
 	c, err := config.Load([]byte(yaml), nil, nil, reg)
 	if err != nil {
 		t.Fatal(err)

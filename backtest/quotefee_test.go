@@ -5,9 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
-	"github.com/spotbot/spotbot/strategies"
 )
 
 // quoteFeeBars: flat at 100 for three bars, then a close at 110 that
@@ -38,16 +36,7 @@ symbols:
 strategies:
   - {name: smacross, id: q, symbols: [BTCUSDT], interval: 1h, params: ` + params + `}
 `
-	reg := strategies.NewRegistry()
-	c, err := config.Load([]byte(yaml), nil, nil, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := FromConfig(c, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(t.Context(), spec)
+	res, err := Run(t.Context(), specOf(t, yaml))
 	if err != nil {
 		t.Fatal(err)
 	}

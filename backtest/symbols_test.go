@@ -7,9 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
-	"github.com/spotbot/spotbot/strategies"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -53,15 +51,7 @@ symbols:
 strategies:
   - {name: script, id: s, symbols: [ACME], interval: 1h}
 `
-	c, err := config.Load([]byte(yaml), nil, nil, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := FromConfig(c, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(t.Context(), spec)
+	res, err := Run(t.Context(), specWith(t, reg, yaml))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,16 +89,7 @@ symbols:
 strategies:
   - {name: smacross, id: o, symbols: [ORCL], interval: 1d, params: {fast: 10, slow: 30, fraction: "0.95"}}
 `
-	reg := strategies.NewRegistry()
-	c, err := config.Load([]byte(yaml), nil, nil, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := FromConfig(c, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(t.Context(), spec)
+	res, err := Run(t.Context(), specOf(t, yaml))
 	if err != nil {
 		t.Fatal(err)
 	}
