@@ -19,17 +19,24 @@ import (
 	"github.com/spotbot/spotbot/strategy"
 )
 
-// newJobsCmd is `bot jobs`, whose only subcommand is run.
-func newJobsCmd(prog string, d deps) *cobra.Command {
-	jobs := &cobra.Command{
-		Use:   "jobs",
-		Short: "Run a scheduled job once (jobs run JOB --config FILE)",
-		Long:  "jobs runs scheduled jobs by hand; its only subcommand is run.",
+// groupOfOne is a command group with one subcommand, sub: run without it,
+// it is a usage error naming sub and where its help is.
+func groupOfOne(prog, name, sub, short, long string) *cobra.Command {
+	return &cobra.Command{
+		Use:   name,
+		Short: short,
+		Long:  long,
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return fmt.Errorf("%w: jobs: the only subcommand is run\nRun '%s jobs run --help' for usage.", ErrUsage, prog)
+			return fmt.Errorf("%w: %s: the only subcommand is %s\nRun '%s %s %s --help' for usage.", ErrUsage, name, sub, prog, name, sub)
 		},
 	}
+}
+
+// newJobsCmd is `bot jobs`, whose only subcommand is run.
+func newJobsCmd(prog string, d deps) *cobra.Command {
+	jobs := groupOfOne(prog, "jobs", "run", "Run a scheduled job once (jobs run JOB --config FILE)",
+		"jobs runs scheduled jobs by hand; its only subcommand is run.")
 	var cfgPath, schedule string
 	run := &cobra.Command{
 		Use:   "run JOB --config FILE",

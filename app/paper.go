@@ -14,15 +14,8 @@ import (
 
 // newPaperCmd is `bot paper`, whose only subcommand is reset.
 func newPaperCmd(prog string, d deps) *cobra.Command {
-	paper := &cobra.Command{
-		Use:   "paper",
-		Short: "Manage the paper wallet (paper reset --config FILE)",
-		Long:  "paper manages the wallet a paper bot keeps in its store; its only subcommand is reset.",
-		Args:  cobra.ArbitraryArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return fmt.Errorf("%w: paper: the only subcommand is reset\nRun '%s paper reset --help' for usage.", ErrUsage, prog)
-		},
-	}
+	paper := groupOfOne(prog, "paper", "reset", "Manage the paper wallet (paper reset --config FILE)",
+		"paper manages the wallet a paper bot keeps in its store; its only subcommand is reset.")
 	var cfgPath string
 	reset := &cobra.Command{
 		Use:   "reset --config FILE",
