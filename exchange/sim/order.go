@@ -133,19 +133,12 @@ const (
 
 func (s orderStatus) final() bool { return s >= statusFilled }
 
-func (s orderStatus) exchange() exchange.OrderStatus {
-	switch s {
-	case statusNew:
-		return exchange.StatusNew
-	case statusPartiallyFilled:
-		return exchange.StatusPartiallyFilled
-	case statusFilled:
-		return exchange.StatusFilled
-	case statusCanceled:
-		return exchange.StatusCanceled
-	}
-	return exchange.StatusPartiallyCanceled
-}
+// statusNames, typeNames, sideNames and stpNames are the one mapping
+// between the bytes and the exchange's words, both ways (read only).
+var statusNames = [...]exchange.OrderStatus{statusNew: exchange.StatusNew, statusPartiallyFilled: exchange.StatusPartiallyFilled,
+	statusFilled: exchange.StatusFilled, statusCanceled: exchange.StatusCanceled, statusPartiallyCanceled: exchange.StatusPartiallyCanceled}
+
+func (s orderStatus) exchange() exchange.OrderStatus { return statusNames[s] }
 
 // orderType is exchange.OrderType in a byte.
 type orderType uint8
@@ -158,19 +151,10 @@ const (
 	typeFOK
 )
 
-func (t orderType) exchange() exchange.OrderType {
-	switch t {
-	case typeLimit:
-		return exchange.TypeLimit
-	case typeMarket:
-		return exchange.TypeMarket
-	case typeLimitMaker:
-		return exchange.TypeLimitMaker
-	case typeIOC:
-		return exchange.TypeImmediateOrCancel
-	}
-	return exchange.TypeFillOrKill
-}
+var typeNames = [...]exchange.OrderType{typeLimit: exchange.TypeLimit, typeMarket: exchange.TypeMarket,
+	typeLimitMaker: exchange.TypeLimitMaker, typeIOC: exchange.TypeImmediateOrCancel, typeFOK: exchange.TypeFillOrKill}
+
+func (t orderType) exchange() exchange.OrderType { return typeNames[t] }
 
 // orderSide is exchange.Side in a byte.
 type orderSide uint8
@@ -180,12 +164,9 @@ const (
 	sideSell
 )
 
-func (s orderSide) exchange() exchange.Side {
-	if s == sideBuy {
-		return exchange.SideBuy
-	}
-	return exchange.SideSell
-}
+var sideNames = [...]exchange.Side{sideBuy: exchange.SideBuy, sideSell: exchange.SideSell}
+
+func (s orderSide) exchange() exchange.Side { return sideNames[s] }
 
 // stpMode is exchange.STPMode in a byte.
 type stpMode uint8
@@ -197,16 +178,19 @@ const (
 	stpCancelBoth
 )
 
-func (m stpMode) exchange() exchange.STPMode {
-	switch m {
-	case stpCancelMaker:
-		return exchange.STPCancelMaker
-	case stpCancelTaker:
-		return exchange.STPCancelTaker
-	case stpCancelBoth:
-		return exchange.STPCancelBoth
+var stpNames = [...]exchange.STPMode{stpNone: exchange.STPNone, stpCancelMaker: exchange.STPCancelMaker,
+	stpCancelTaker: exchange.STPCancelTaker, stpCancelBoth: exchange.STPCancelBoth}
+
+func (m stpMode) exchange() exchange.STPMode { return stpNames[m] }
+
+// byteOf is the byte whose name is v in names.
+func byteOf[B ~uint8, T comparable](names []T, v T) (B, bool) {
+	for i, n := range names {
+		if n == v {
+			return B(i), true
+		}
 	}
-	return exchange.STPNone
+	return 0, false
 }
 
 // kinds turns an order's type, side, STP mode and status into bytes, or
@@ -218,53 +202,18 @@ func kinds(t exchange.OrderType, s exchange.Side, m exchange.STPMode, st exchang
 		osd orderSide
 		om  stpMode
 		ost orderStatus
+		ok  bool
 	)
-	switch t {
-	case exchange.TypeLimit:
-		ot = typeLimit
-	case exchange.TypeMarket:
-		ot = typeMarket
-	case exchange.TypeLimitMaker:
-		ot = typeLimitMaker
-	case exchange.TypeImmediateOrCancel:
-		ot = typeIOC
-	case exchange.TypeFillOrKill:
-		ot = typeFOK
-	default:
+	if ot, ok = byteOf[orderType](typeNames[:], t); !ok {
 		return 0, 0, 0, 0, fmt.Errorf("order type %q is not one the exchange knows", exchange.Clip(string(t)))
 	}
-	switch s {
-	case exchange.SideBuy:
-		osd = sideBuy
-	case exchange.SideSell:
-		osd = sideSell
-	default:
+	if osd, ok = byteOf[orderSide](sideNames[:], s); !ok {
 		return 0, 0, 0, 0, fmt.Errorf("order side %q is not BUY or SELL", exchange.Clip(string(s)))
 	}
-	switch m {
-	case exchange.STPNone:
-		om = stpNone
-	case exchange.STPCancelMaker:
-		om = stpCancelMaker
-	case exchange.STPCancelTaker:
-		om = stpCancelTaker
-	case exchange.STPCancelBoth:
-		om = stpCancelBoth
-	default:
+	if om, ok = byteOf[stpMode](stpNames[:], m); !ok {
 		return 0, 0, 0, 0, fmt.Errorf("STP mode %q is not one the exchange knows", exchange.Clip(string(m)))
 	}
-	switch st {
-	case exchange.StatusNew:
-		ost = statusNew
-	case exchange.StatusPartiallyFilled:
-		ost = statusPartiallyFilled
-	case exchange.StatusFilled:
-		ost = statusFilled
-	case exchange.StatusCanceled:
-		ost = statusCanceled
-	case exchange.StatusPartiallyCanceled:
-		ost = statusPartiallyCanceled
-	default:
+	if ost, ok = byteOf[orderStatus](statusNames[:], st); !ok {
 		return 0, 0, 0, 0, fmt.Errorf("order status %q is not one the exchange knows", exchange.Clip(string(st)))
 	}
 	return ot, osd, om, ost, nil
