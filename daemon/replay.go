@@ -9,6 +9,7 @@ import (
 
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/session"
 )
 
@@ -16,7 +17,7 @@ import (
 type replayData struct {
 	iv      exchange.Interval
 	symbols []string // sorted
-	data    map[string][]exchange.Kline
+	data    map[string]*marketdata.Series
 	rules   []exchange.SymbolInfo // by symbol, sorted
 	start   time.Time
 }
@@ -29,28 +30,36 @@ func loadReplay(c *config.Config, given map[string][]exchange.Kline, symbols []s
 	if err != nil {
 		return nil, fmt.Errorf("daemon: data.interval: %w", err)
 	}
-	r := &replayData{iv: iv, data: given}
-	if r.data == nil {
+	r := &replayData{iv: iv, data: map[string]*marketdata.Series{}}
+	if given != nil {
+		for sym, ks := range given {
+			if r.data[sym], err = marketdata.FromKlines(sym, iv, ks); err != nil {
+				return nil, fmt.Errorf("daemon: %w", err)
+			}
+		}
+	} else {
 		rng, err := c.Data.Range()
 		if err != nil {
 			return nil, fmt.Errorf("daemon: %w", err)
 		}
-		if r.data, err = session.LoadData(c.Data, iv, symbols, rng); err != nil {
+		if r.data, err = session.LoadSeries(c.Data, iv, symbols, rng); err != nil {
 			return nil, fmt.Errorf("daemon: %w", err)
 		}
 	}
-	for sym, ks := range r.data {
-		if len(ks) == 0 {
+	for sym, s := range r.data {
+		if s.Len() == 0 {
 			return nil, fmt.Errorf("daemon: no %s bars of %s to replay", iv, sym)
 		}
 		r.symbols = append(r.symbols, sym)
-		if r.start.IsZero() || ks[0].OpenTime.Before(r.start) {
-			r.start = ks[0].OpenTime
+		if t := s.Kline(0).OpenTime; r.start.IsZero() || t.Before(r.start) {
+			r.start = t
 		}
 	}
 	sort.Strings(r.symbols)
 	for _, sym := range r.symbols {
-		info, err := session.SymbolRules(c.Symbols, sym, r.data[sym])
+		// A series' prices share one exponent: its first bar has the
+		// decimals the default rules read.
+		info, err := session.SymbolRules(c.Symbols, sym, []exchange.Kline{r.data[sym].Kline(0)})
 		if err != nil {
 			return nil, fmt.Errorf("daemon: %w", err)
 		}
@@ -89,7 +98,7 @@ func (b *Bot) runReplay(ctx context.Context) error {
 		return fmt.Errorf("daemon: %w", err)
 	}
 	b.rtStarted = true
-	feed := &session.Replay{Interval: r.iv, Symbols: r.symbols, Data: r.data, WarmUp: b.rt.WarmUpBars()}
+	feed := &session.Replay{Interval: r.iv, Symbols: r.symbols, Series: r.data, WarmUp: b.rt.WarmUpBars()}
 	var pace time.Duration
 	if b.cfg.Data.Speed > 0 {
 		pace = time.Duration(float64(r.iv.Duration()) / b.cfg.Data.Speed)

@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -32,10 +33,9 @@ func TestKlinesBecomeCompactBars(t *testing.T) {
 	if _, err := o.Next(t.Context()); err == nil || err.Error() != want {
 		t.Errorf("err %v\nwant %s", err, want)
 	}
-	r := &session.Replay{Interval: exchange.Interval60m, Symbols: []string{"BTCUSDT"},
-		Data: map[string][]exchange.Kline{"BTCUSDT": {long}}}
-	const wantReplay = "session: BTCUSDT bar 0: exchange: the kline at 2024-03-01T01:00:00Z has high 101.50000000000000001, more than 18 significant digits"
-	if _, err := r.Next(t.Context()); err == nil || err.Error() != wantReplay {
-		t.Errorf("replay err %v\nwant %s", err, wantReplay)
+	// A replay's bars are series, which refuse such a price when built.
+	const wantReplay = "marketdata: bar 0 (2024-03-01T01:00:00Z): high: 101.50000000000000001 has more than 18 significant digits"
+	if _, err := marketdata.FromKlines("BTCUSDT", exchange.Interval60m, []exchange.Kline{long}); err == nil || err.Error() != wantReplay {
+		t.Errorf("series err %v\nwant %s", err, wantReplay)
 	}
 }

@@ -22,15 +22,13 @@ import (
 // later bars are.
 type Replay struct {
 	Interval exchange.Interval
-	// Symbols are the symbols replayed, sorted; Data holds each one's
-	// bars at Interval, in time order.
+	// Symbols are the symbols replayed, sorted.
 	Symbols []string
-	Data    map[string][]exchange.Kline
-	// Series, when set, holds each symbol's bars instead of Data, in
-	// their compact form: each step copies its bars' numbers from the
-	// columns into a buffer of one compact bar a symbol, reused at the
-	// next step (the runtime and the exchange copy what they keep), so
-	// the replay builds no decimal and holds nothing per bar.
+	// Series holds each symbol's bars at Interval, in their compact form:
+	// each step copies its bars' numbers from the columns into a buffer
+	// of one compact bar a symbol, reused at the next step (the runtime
+	// and the exchange copy what they keep), so the replay builds no
+	// decimal and holds nothing per bar.
 	Series map[string]*marketdata.Series
 	// WarmUp is how many bars of each symbol are warm-up
 	// (Runtime.WarmUpBars).
@@ -39,7 +37,6 @@ type Replay struct {
 	started bool
 	live    bool
 	next    []int
-	data    [][]exchange.Kline // Data by symbol index: no map look-up per bar
 	series  []*marketdata.Series
 	times   [][]int64             // each series' open times
 	exps    [][2]int32            // each series' exponents: the prices', the volume's
@@ -58,13 +55,9 @@ type Replay struct {
 func (r *Replay) Total() int {
 	n := 0
 	for _, sym := range r.Symbols {
-		if r.Series != nil {
-			if s := r.Series[sym]; s != nil {
-				n += s.Len()
-			}
-			continue
+		if s := r.Series[sym]; s != nil {
+			n += s.Len()
 		}
-		n += len(r.Data[sym])
 	}
 	return n
 }
@@ -83,17 +76,10 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 		n := len(r.Symbols)
 		r.next = make([]int, n)
 		r.feeds = make([]strategy.Feed, n)
-		r.data = make([][]exchange.Kline, n)
 		r.kbuf = make([]exchange.FixedKline, n)
-		if r.Series != nil {
-			r.series, r.times, r.exps = make([]*marketdata.Series, n), make([][]int64, n), make([][2]int32, n)
-		}
+		r.series, r.times, r.exps = make([]*marketdata.Series, n), make([][]int64, n), make([][2]int32, n)
 		for i, sym := range r.Symbols {
 			r.feeds[i] = strategy.Feed{Symbol: sym, Interval: r.Interval}
-			if r.Series == nil {
-				r.data[i] = r.Data[sym]
-				continue
-			}
 			s := r.Series[sym]
 			if s == nil {
 				return nil, fmt.Errorf("session: no bars for %s", sym)
@@ -114,57 +100,7 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 		return nil, ctx.Err()
 	default:
 	}
-	if r.series != nil {
-		return r.nextSeries()
-	}
-	at := r.at[:0]
-	var t time.Time
-	for i, ks := range r.data {
-		if r.next[i] >= len(ks) {
-			continue
-		}
-		switch ot := ks[r.next[i]].OpenTime; {
-		case len(at) == 0 || ot.Before(t):
-			t = ot
-			at = append(at[:0], i)
-		case ot.Equal(t):
-			at = append(at, i)
-		}
-	}
-	r.at = at
-	if len(at) == 0 {
-		return nil, io.EOF
-	}
-	s := &r.step
-	s.Bars = s.Bars[:len(at)]
-	for j, i := range at {
-		b := &s.Bars[j]
-		if b.Index != i || b.Feed.Symbol == "" {
-			// A new series in this slot; most instants keep the last's.
-			*b = Bar{Feed: r.feeds[i], Sim: true, Index: i}
-		}
-		n := r.next[i]
-		k := &r.data[i][n]
-		if n > 0 && !k.OpenTime.After(r.data[i][n-1].OpenTime) {
-			// Checked here, on bars in the cache, not in a pass of its own
-			// over a million bars before the run.
-			return nil, fmt.Errorf("session: %s bar %d at %s is not after the bar before it", r.Symbols[i], n,
-				k.OpenTime.UTC().Format(time.RFC3339))
-		}
-		fk, err := exchange.FixedKlineOf(k)
-		if err != nil {
-			return nil, fmt.Errorf("session: %s bar %d: %w", r.Symbols[i], n, err)
-		}
-		r.kbuf[i] = fk
-		b.K = &r.kbuf[i]
-		if !r.live && r.next[i] >= r.WarmUp {
-			r.live = true
-		}
-		b.Warm = !r.live
-		r.next[i]++
-	}
-	s.Open, s.At = t, r.Interval.Next(t)
-	return s, nil
+	return r.nextSeries()
 }
 
 // nextSeries is Next over Series: the instant is found on the open-time

@@ -58,11 +58,6 @@ func TestReplaySeriesAsKlines(t *testing.T) {
 	if got != want {
 		t.Errorf("series replay:\n%s\nwant:\n%s", got, want)
 	}
-	// The same bars as the klines a series materialises, replayed as Data.
-	data := map[string][]exchange.Kline{"BTCUSDT": series["BTCUSDT"].Klines(), "ETHUSDT": series["ETHUSDT"].Klines()}
-	if k := steps(t, &session.Replay{Interval: exchange.Interval60m, Symbols: syms, Data: data, WarmUp: 2}); k != got {
-		t.Errorf("kline replay:\n%s\nseries replay:\n%s", k, got)
-	}
 	if n := (&session.Replay{Symbols: syms, Series: series}).Total(); n != 7 {
 		t.Errorf("Total %d, want 7", n)
 	}

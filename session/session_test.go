@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -83,7 +84,7 @@ func run(t *testing.T, p *probe, iv string, fill session.Fill, bars []exchange.K
 		t.Fatal(err)
 	}
 	feed := &session.Replay{Interval: exchange.Interval60m, Symbols: []string{"BTCUSDT"},
-		Data: map[string][]exchange.Kline{"BTCUSDT": bars}, WarmUp: rt.WarmUpBars()}
+		Series: seriesFrom(t, map[string][]exchange.Kline{"BTCUSDT": bars}), WarmUp: rt.WarmUpBars()}
 	l := session.Loop{Runtime: rt, Sim: x, SetClock: clock.Set}
 	if err := l.Run(ctx, feed); err != nil {
 		t.Fatal(err)
@@ -144,20 +145,18 @@ func TestWarmUpOnTheBaseInterval(t *testing.T) {
 	check(t, "fills", p.fills, "BUY 1 at 103 fee 0.001 BTC, 03:00")
 }
 
-// A bar that does not open after the one before it ends the replay with
-// an error naming it; the bars before it were traded.
-func TestReplayRefusesBarsOutOfOrder(t *testing.T) {
-	feed := &session.Replay{Interval: exchange.Interval60m, Symbols: []string{"BTCUSDT"},
-		Data: map[string][]exchange.Kline{"BTCUSDT": {bar(0, "100"), bar(1, "101"), bar(1, "102")}}}
-	for i := range 2 {
-		if s, err := feed.Next(t.Context()); err != nil || len(s.Bars) != 1 || s.Bars[0].K.Close.String() != fmt.Sprint(100+i) {
-			t.Fatalf("step %d: %+v, %v", i, s, err)
+// seriesFrom is the replay's series of klines (marketdata.FromKlines).
+func seriesFrom(t *testing.T, data map[string][]exchange.Kline) map[string]*marketdata.Series {
+	t.Helper()
+	out := map[string]*marketdata.Series{}
+	for sym, ks := range data {
+		s, err := marketdata.FromKlines(sym, exchange.Interval60m, ks)
+		if err != nil {
+			t.Fatal(err)
 		}
+		out[sym] = s
 	}
-	_, err := feed.Next(t.Context())
-	if want := "session: BTCUSDT bar 2 at 2024-03-01T01:00:00Z is not after the bar before it"; err == nil || err.Error() != want {
-		t.Errorf("err %v, want %q", err, want)
-	}
+	return out
 }
 
 // NewRuntime tells the gate of the fill model's quote fees (Options.Fill):
