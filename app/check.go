@@ -149,7 +149,7 @@ func checkData(cfg *config.Config, syms []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = session.LoadData(cfg.Data, iv, syms, rng)
+	_, err = session.LoadSeries(cfg.Data, iv, syms, rng) // the compact form: check reads the data, it keeps none
 	return err
 }
 
