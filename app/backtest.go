@@ -250,20 +250,18 @@ func writeReports(ctx context.Context, d deps, rc config.Report, rep backtest.Re
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	files := []struct {
+	type reportFile struct {
 		name  string
 		write func(io.Writer) error
-	}{
+	}
+	files := []reportFile{
 		{"report.json", rep.WriteJSON},
 		{"trades.csv", rep.WriteTradesCSV},
 		{"equity.csv", func(w io.Writer) error { return backtest.WriteEquityCSV(w, res) }},
 	}
 	if rc.HTML {
 		o := chartOptions(ctx, d)
-		files = append(files, struct {
-			name  string
-			write func(io.Writer) error
-		}{"report.html", func(w io.Writer) error { return backtest.WriteHTML(w, rep, s, res, o) }})
+		files = append(files, reportFile{"report.html", func(w io.Writer) error { return backtest.WriteHTML(w, rep, s, res, o) }})
 	}
 	fmt.Fprintln(stdout)
 	// The files are independent reads of one finished run, so they are
