@@ -10,14 +10,10 @@ import (
 	"github.com/spotbot/spotbot/strategies"
 )
 
-// TestPaperTradesOnPolledBars runs paper mode against the simulated server:
-// klines come from its public endpoints, orders go to the bot's own
-// simulator. The server sees no signed request and no order; the store
-// holds the paper fills, the final balance snapshot is the paper account's,
-// and the bars delivered are the bars polled.
-func TestPaperTradesOnPolledBars(t *testing.T) {
-	t.Parallel()
-	h := newExchangeHarness(t, 120, false, noFaults)
+// paperConfig is the paper configuration of the two strategies against
+// h's server, and a public client of it on h's clock.
+func paperConfig(t *testing.T, h *exchangeHarness) (*config.Config, *exchange.Client) {
+	t.Helper()
 	c, err := config.Load([]byte(`mode: paper
 exchange: {base_url: "`+h.url+`"}
 account: {balances: {USDT: 10000, ETH: 1}}
@@ -30,6 +26,18 @@ poll: {orders: 1h}
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c, public
+}
+
+// TestPaperTradesOnPolledBars runs paper mode against the simulated server:
+// klines come from its public endpoints, orders go to the bot's own
+// simulator. The server sees no signed request and no order; the store
+// holds the paper fills, the final balance snapshot is the paper account's,
+// and the bars delivered are the bars polled.
+func TestPaperTradesOnPolledBars(t *testing.T) {
+	t.Parallel()
+	h := newExchangeHarness(t, 120, false, noFaults)
+	c, public := paperConfig(t, h)
 	st := memStore(t)
 	bot, err := New(Options{Config: c, Registry: strategies.NewRegistry(), Store: st, Clock: h.clock, Client: public})
 	if err != nil {

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spotbot/spotbot/config"
-	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/store"
 	"github.com/spotbot/spotbot/strategies"
 	"github.com/spotbot/spotbot/strategy"
@@ -44,18 +42,7 @@ func paperView(t *testing.T, bot *Bot) string {
 func TestPaperRestartKeepsTheWallet(t *testing.T) {
 	t.Parallel()
 	h := newExchangeHarness(t, 120, false, noFaults)
-	c, err := config.Load([]byte(`mode: paper
-exchange: {base_url: "`+h.url+`"}
-account: {balances: {USDT: 10000, ETH: 1}}
-poll: {orders: 1h}
-`+twoStrategies), nil, nil, strategies.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	public, err := exchange.New(exchange.WithBaseURL(h.url), exchange.WithClock(h.clock))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, public := paperConfig(t, h)
 	st := memStore(t)
 	session := func(hours time.Duration) (*Bot, string) {
 		t.Helper()
