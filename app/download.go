@@ -175,7 +175,7 @@ func downloadAll(ctx context.Context, tr exchange.Trader, st *store.Store, reqs 
 		if !res.Last.IsZero() {
 			last = "last bar " + res.Last.UTC().Format(time.RFC3339)
 		}
-		fmt.Fprintf(stdout, "%s %s: %d new bars in %d requests, %s, into %s\n", req.Symbol, req.Interval, res.Inserted, res.Requests, last, st.Path())
+		fmt.Fprintf(stdout, "%s %s: %d new bars in %s, %s, into %s\n", req.Symbol, req.Interval, res.Inserted, requests(res.Requests), last, st.Path())
 	}
 	return errors.Join(errs...)
 }
@@ -253,7 +253,7 @@ func (p *downloadProgress) update(d store.DownloadProgress) {
 		through = d.Last.UTC().Format("2006-01-02 15:04")
 	}
 	if !p.tty {
-		fmt.Fprintf(p.w, "%s %s: %d/%d bars (%d%%), through %s, %d requests\n", d.Symbol, d.Interval, d.Done, d.Total, pct, through, d.Requests)
+		fmt.Fprintf(p.w, "%s %s: %d/%d bars (%d%%), through %s, %s\n", d.Symbol, d.Interval, d.Done, d.Total, pct, through, requests(d.Requests))
 		return
 	}
 	key := d.Symbol + " " + string(d.Interval)
@@ -275,4 +275,12 @@ func (p *downloadProgress) update(d store.DownloadProgress) {
 	}
 	p.drawn = len(p.order)
 	io.WriteString(p.w, b.String())
+}
+
+// requests counts requests in words: "1 request", "2 requests".
+func requests(n int) string {
+	if n == 1 {
+		return "1 request"
+	}
+	return fmt.Sprintf("%d requests", n)
 }

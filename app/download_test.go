@@ -59,7 +59,7 @@ func TestDownloadPlainProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantErr := "BTCUSDT 60m: 0/600 bars (0%), through -, 0 requests\n" +
-		"BTCUSDT 60m: 500/600 bars (83%), through 2024-01-21 19:00, 1 requests\n" +
+		"BTCUSDT 60m: 500/600 bars (83%), through 2024-01-21 19:00, 1 request\n" +
 		"BTCUSDT 60m: 600/600 bars (100%), through 2024-01-25 23:00, 2 requests\n"
 	if errb.String() != wantErr {
 		t.Errorf("progress:\n%s\nwant\n%s", errb.String(), wantErr)
@@ -111,7 +111,7 @@ func TestDownloadCommandOverHTTP(t *testing.T) {
 	if err := botArgs(t.Context(), args, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
-	if want := "BTCUSDT 60m: 96 new bars in 1 requests, last bar 2024-01-25T23:00:00Z, into " + db + "\n"; out.String() != want {
+	if want := "BTCUSDT 60m: 96 new bars in 1 request, last bar 2024-01-25T23:00:00Z, into " + db + "\n"; out.String() != want {
 		t.Errorf("resumed run: %q, want %q", out.String(), want)
 	}
 	st := readStore(t, db)
@@ -183,7 +183,7 @@ func TestDownloadSeveralSymbols(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), `download NOPEUSDT 60m interrupted`) || !strings.Contains(err.Error(), `bad symbol "NOPEUSDT"`) {
 			t.Errorf("%v: %v", symbols, err)
 		}
-		if want := "BTCUSDT 60m: 24 new bars in 1 requests, last bar 2024-01-25T23:00:00Z, into " + db + "\n"; out.String() != want {
+		if want := "BTCUSDT 60m: 24 new bars in 1 request, last bar 2024-01-25T23:00:00Z, into " + db + "\n"; out.String() != want {
 			t.Errorf("%v: output %q, want %q", symbols, out.String(), want)
 		}
 	}
@@ -215,8 +215,8 @@ func TestDownloadSeriesConcurrently(t *testing.T) {
 	}
 	// The exchange's time is 2024-01-26 00:10: three days back is
 	// 2024-01-23 00:10, so the first whole bars open at 01:00 and 04:00.
-	want := "BTCUSDT 60m: 71 new bars in 1 requests, last bar 2024-01-25T23:00:00Z, into " + db + "\n" +
-		"BTCUSDT 4h: 17 new bars in 1 requests, last bar 2024-01-25T20:00:00Z, into " + db + "\n"
+	want := "BTCUSDT 60m: 71 new bars in 1 request, last bar 2024-01-25T23:00:00Z, into " + db + "\n" +
+		"BTCUSDT 4h: 17 new bars in 1 request, last bar 2024-01-25T20:00:00Z, into " + db + "\n"
 	if out.String() != want {
 		t.Errorf("first run:\n%s\nwant\n%s", out.String(), want)
 	}
