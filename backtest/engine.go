@@ -111,7 +111,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	}
 	start := earliest(s.Data)
 	x, err := session.NewSim(ctx, session.Venue{Fill: s.Fill, Start: start, Rules: rules, Balances: s.Balances,
-		Retention: session.KeepRun})
+		Retention: session.KeepRun, SingleDriver: true})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
 	}

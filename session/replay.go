@@ -39,9 +39,10 @@ type Replay struct {
 	next    []int
 	series  []*marketdata.Series
 	times   [][]int64             // each series' open times
+	cols    [][5][]int64          // each series' columns: open, high, low, close, volume
 	exps    [][2]int32            // each series' exponents: the prices', the volume's
 	kbuf    []exchange.FixedKline // each symbol's current bar
-	dur     time.Duration         // Interval's length; 0 for a month, whose length varies
+	durMs   int64                 // Interval's length in ms; 0 for a month, whose length varies
 	feeds   []strategy.Feed
 	at      []int // the symbols with a bar at the current instant
 	step    Step
@@ -71,13 +72,14 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 		}
 		r.started = true
 		if r.Interval != exchange.Interval1M {
-			r.dur = r.Interval.Duration()
+			r.durMs = r.Interval.Duration().Milliseconds()
 		}
 		n := len(r.Symbols)
 		r.next = make([]int, n)
 		r.feeds = make([]strategy.Feed, n)
 		r.kbuf = make([]exchange.FixedKline, n)
 		r.series, r.times, r.exps = make([]*marketdata.Series, n), make([][]int64, n), make([][2]int32, n)
+		r.cols = make([][5][]int64, n)
 		for i, sym := range r.Symbols {
 			r.feeds[i] = strategy.Feed{Symbol: sym, Interval: r.Interval}
 			s := r.Series[sym]
@@ -88,6 +90,9 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 				return nil, fmt.Errorf("session: the %s bars are %s, the replay's interval %s", sym, s.Interval(), r.Interval)
 			}
 			r.series[i], r.times[i] = s, s.Times()
+			for f := marketdata.Open; f <= marketdata.Volume; f++ {
+				r.cols[i][f] = s.Ints(f)
+			}
 			r.exps[i] = [2]int32{s.Exp(marketdata.Close), s.Exp(marketdata.Volume)}
 		}
 		r.step.Bars = make([]Bar, 0, n)
@@ -142,29 +147,31 @@ func (r *Replay) nextSeries() (*Step, error) {
 		r.next[i]++
 	}
 	s.Open = r.kbuf[at[0]].OpenTime
-	s.At = r.after(s.Open)
+	if r.durMs > 0 {
+		s.At = time.UnixMilli(t + r.durMs).UTC()
+	} else {
+		s.At = r.Interval.Next(s.Open)
+	}
 	return s, nil
 }
 
 // bar copies bar n of series i into its buffer: the columns' integers
 // with the series' exponents, so each number is the decimal the series
-// was read as (Series.Kline) without building it.
+// was read as (Series.Kline) without building it. The times are built
+// from milliseconds (time.UnixMilli is cheaper than time.Time.Add, and
+// this runs at every bar).
 func (r *Replay) bar(i, n int) {
-	s, e, k := r.series[i], &r.exps[i], &r.kbuf[i]
-	k.OpenTime = time.UnixMilli(r.times[i][n]).UTC()
-	k.CloseTime = r.after(k.OpenTime).Add(-time.Millisecond)
-	k.Open = exchange.Fixed{Coef: s.Int(marketdata.Open, n), Exp: e[0]}
-	k.High = exchange.Fixed{Coef: s.Int(marketdata.High, n), Exp: e[0]}
-	k.Low = exchange.Fixed{Coef: s.Int(marketdata.Low, n), Exp: e[0]}
-	k.Close = exchange.Fixed{Coef: s.Int(marketdata.Close, n), Exp: e[0]}
-	k.Volume = exchange.Fixed{Coef: s.Int(marketdata.Volume, n), Exp: e[1]}
-}
-
-// after is Interval.Next(t) without its look-up of the interval's length
-// at every bar.
-func (r *Replay) after(t time.Time) time.Time {
-	if r.dur == 0 {
-		return r.Interval.Next(t)
+	c, e, k := &r.cols[i], r.exps[i], &r.kbuf[i]
+	ms := r.times[i][n]
+	k.OpenTime = time.UnixMilli(ms).UTC()
+	if r.durMs > 0 {
+		k.CloseTime = time.UnixMilli(ms + r.durMs - 1).UTC()
+	} else {
+		k.CloseTime = r.Interval.Next(k.OpenTime).Add(-time.Millisecond)
 	}
-	return t.Add(r.dur)
+	k.Open = exchange.Fixed{Coef: c[marketdata.Open][n], Exp: e[0]}
+	k.High = exchange.Fixed{Coef: c[marketdata.High][n], Exp: e[0]}
+	k.Low = exchange.Fixed{Coef: c[marketdata.Low][n], Exp: e[0]}
+	k.Close = exchange.Fixed{Coef: c[marketdata.Close][n], Exp: e[0]}
+	k.Volume = exchange.Fixed{Coef: c[marketdata.Volume][n], Exp: e[1]}
 }

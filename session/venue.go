@@ -108,6 +108,9 @@ type Venue struct {
 	// Immediate fills market orders at once whatever Fill says: a job
 	// has no next bar to fill them at.
 	Immediate bool
+	// SingleDriver says one goroutine alone drives the exchange (a
+	// backtest's loop): sim.Options.SingleDriver.
+	SingleDriver bool
 }
 
 // Retention says what a simulated exchange keeps.
@@ -132,7 +135,8 @@ const paperHistory = 31 * 24 * time.Hour
 // simOptions is the one translation of a Venue into the simulator's options.
 func (v Venue) simOptions() sim.Options {
 	o := sim.Options{Start: v.Start, Symbols: v.Rules, SlippageBps: v.Fill.SlippageBps, SlippageTicks: v.Fill.SlippageTicks,
-		MakerFee: v.Fill.MakerFee, TakerFee: v.Fill.TakerFee, RateLimits: v.Fill.RateLimits, QuoteFees: v.Fill.QuoteFees}
+		MakerFee: v.Fill.MakerFee, TakerFee: v.Fill.TakerFee, RateLimits: v.Fill.RateLimits, QuoteFees: v.Fill.QuoteFees,
+		SingleDriver: v.SingleDriver}
 	if v.Fill.Touch {
 		o.LimitFill = sim.Touch
 	}

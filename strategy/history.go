@@ -47,7 +47,10 @@ func (h *history) push(k *exchange.FixedKline) {
 		i = h.n
 		h.n++
 	} else {
-		h.start = (h.start + 1) % len(h.buf)
+		// A comparison, not %: a division at every bar costs more.
+		if h.start++; h.start == len(h.buf) {
+			h.start = 0
+		}
 	}
 	h.buf[i] = *k
 	if i < len(h.built) {

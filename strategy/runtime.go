@@ -126,6 +126,9 @@ type feedState struct {
 	// exitSubs are the instances whose exits this feed's bars check.
 	exitSubs []*instance
 	last     *lastPx // the symbol's entry in Runtime.last; nil before its first bar
+	// bar is the Bar handed to the subscribers, its symbol and interval
+	// set once: each bar copies only its kline in.
+	bar Bar
 }
 
 // derived is a feed built by aggregating a base feed.
@@ -573,10 +576,11 @@ func (r *Runtime) deliver(st *feedState, k *exchange.FixedKline) {
 	if len(st.subs) == 0 {
 		return
 	}
-	bar := Bar{Symbol: st.feed.Symbol, Interval: st.feed.Interval, FixedKline: *k}
+	bar := &st.bar
+	bar.Symbol, bar.Interval, bar.FixedKline = st.feed.Symbol, st.feed.Interval, *k
 	for _, in := range st.subs {
-		in.updateATR(&bar)
-		in.onKline(&bar)
+		in.updateATR(bar)
+		in.onKline(bar)
 	}
 }
 

@@ -54,11 +54,21 @@ func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kli
 // for or stored beside others (a feed keeping one kline, a replay's,
 // holds the latest bar compact instead).
 func (x *Exchange) FeedBar(symbol string, iv exchange.Interval, k *exchange.FixedKline) error {
-	x.mu.Lock()
-	defer x.mu.Unlock()
+	if !x.opts.SingleDriver {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+	}
 	m, err := x.market(symbol)
 	if err != nil {
 		return err
+	}
+	// dur is the interval's length, looked up once while the bars of
+	// one interval are held (Interval.Duration compares strings).
+	var dur time.Duration
+	if m.holding && m.heldIv == iv {
+		dur = m.heldDur
+	} else if iv != exchange.Interval1M {
+		dur = iv.Duration()
 	}
 	if m.holding && (m.heldIv != iv || m.retain != 1) {
 		m.flush()
@@ -87,11 +97,17 @@ func (x *Exchange) FeedBar(symbol string, iv exchange.Interval, k *exchange.Fixe
 	}
 	m.lastFix, m.lastHeld = k.Close, true
 	m.tape.updates++
-	if closeAt := iv.Next(k.OpenTime); closeAt.After(x.now) {
+	var closeAt time.Time
+	if dur > 0 {
+		closeAt = k.OpenTime.Add(dur)
+	} else {
+		closeAt = iv.Next(k.OpenTime)
+	}
+	if closeAt.After(x.now) {
 		x.now = closeAt
 	}
 	if m.retain == 1 {
-		m.held, m.heldIv, m.holding = *k, iv, true
+		m.held, m.heldIv, m.heldDur, m.holding = *k, iv, dur, true
 		return nil
 	}
 	m.store(m.feed(iv), k.Kline())

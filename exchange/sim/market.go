@@ -2,6 +2,7 @@ package sim
 
 import (
 	"sort"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -28,6 +29,7 @@ type market struct {
 	// last price (lastFix) until a decimal is asked for.
 	held     exchange.FixedKline
 	heldIv   exchange.Interval
+	heldDur  time.Duration // heldIv's length; 0 for a month, whose length varies
 	holding  bool
 	lastFix  exchange.Fixed
 	lastHeld bool

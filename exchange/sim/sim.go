@@ -106,6 +106,12 @@ type Options struct {
 	// myTrades endpoint, the most recent first to stay (0 keeps them all).
 	// A backtest, which reads its fills from order events, sets it low.
 	OwnTradeRetention int
+	// SingleDriver says one goroutine alone calls the exchange, as a
+	// backtest's loop does: FeedBar, called at every bar, then takes no
+	// lock (every other method still does). An exchange shared between
+	// goroutines (a server, a paper bot with its status listener) must
+	// leave it false.
+	SingleDriver bool
 }
 
 // Exchange is the simulated exchange. It is safe for concurrent use.
