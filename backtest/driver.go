@@ -115,6 +115,24 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 			return nil
 		},
 	}
+	if !d.s.Stepwise {
+		// The fast path's runs of bars: each bar's equity sampled as
+		// the Bar and After hooks would have, at its close.
+		loop.Span = func(i int, bars strategy.Bars) {
+			s, lo, _ := bars.Series()
+			for j := range bars.Len() {
+				d.last[i] = bars.Close(j)
+				d.staleF[i] = true
+				d.valued[i] = d.quoted[i]
+				d.sampleAt(s.CloseMs(lo + j))
+			}
+			done += bars.Len()
+			if d.s.Progress != nil && done >= nextReport {
+				d.s.Progress(done, total)
+				nextReport = (done/step + 1) * step
+			}
+		}
+	}
 	// The loop's last Sync brings fills of orders placed on the last bar
 	// that the exchange already settled into the ledger too.
 	if err := loop.Run(ctx, feed); err != nil {
@@ -130,7 +148,10 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 // current closes. The value is computed in float64 every bar; the exact
 // decimal only at the first point and at each new peak (the last point is
 // done in result), which is all the reports show exactly.
-func (d *driver) sample() {
+func (d *driver) sample() { d.sampleAt(d.clock.Now().UnixMilli()) }
+
+// sampleAt is sample at a time given in milliseconds.
+func (d *driver) sampleAt(ms int64) {
 	d.applyNewFills()
 	v := d.quoteF
 	exposed := false
@@ -153,7 +174,7 @@ func (d *driver) sample() {
 		d.peak = v
 	}
 	d.exposure.mark(n, exposed)
-	d.curve.Append(d.clock.Now().UnixMilli(), v)
+	d.curve.Append(ms, v)
 }
 
 // exactEquity is the account's equity in the quote asset at the current

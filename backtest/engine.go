@@ -57,6 +57,10 @@ type Spec struct {
 	// Progress, when set, is called with the bars done and the total, at
 	// most every 1/1000th of the run.
 	Progress func(done, total int)
+	// Stepwise turns off the strategies' fast path (strategy.Skipper),
+	// delivering every bar through OnKline: the results are the same,
+	// slower; for comparing the two.
+	Stepwise bool
 }
 
 // FillModel chooses how the simulated exchange fills orders; it is the

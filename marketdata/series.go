@@ -50,6 +50,7 @@ type Series struct {
 	volExp   int32
 	t        []int64
 	cols     [5][]int64
+	durMs    int64 // the interval's length in ms; 0 for a month, whose length varies
 }
 
 // Symbol returns the symbol the bars belong to ("" when the source does not
@@ -128,6 +129,38 @@ func (s *Series) Kline(i int) exchange.Kline {
 		Volume:    decimal.New(s.cols[Volume][i], s.volExp),
 		CloseTime: s.interval.Next(open).Add(-time.Millisecond),
 	}
+}
+
+// FixedKline returns bar i in its compact form: the columns' integers
+// with the series' exponents, so each number is the decimal Kline(i)
+// gives without building it. The times are built from milliseconds
+// (time.UnixMilli is cheaper than time.Time.Add; a replay calls this at
+// every bar).
+func (s *Series) FixedKline(i int) exchange.FixedKline {
+	ms := s.t[i]
+	k := exchange.FixedKline{
+		OpenTime: time.UnixMilli(ms).UTC(),
+		Open:     exchange.Fixed{Coef: s.cols[Open][i], Exp: s.priceExp},
+		High:     exchange.Fixed{Coef: s.cols[High][i], Exp: s.priceExp},
+		Low:      exchange.Fixed{Coef: s.cols[Low][i], Exp: s.priceExp},
+		Close:    exchange.Fixed{Coef: s.cols[Close][i], Exp: s.priceExp},
+		Volume:   exchange.Fixed{Coef: s.cols[Volume][i], Exp: s.volExp},
+	}
+	if d := s.durMs; d > 0 {
+		k.CloseTime = time.UnixMilli(ms + d - 1).UTC()
+	} else {
+		k.CloseTime = s.interval.Next(k.OpenTime).Add(-time.Millisecond)
+	}
+	return k
+}
+
+// CloseMs is the millisecond at which bar i closes (its next bar's
+// open): the time a replay's clock stands at after the bar.
+func (s *Series) CloseMs(i int) int64 {
+	if d := s.durMs; d > 0 {
+		return s.t[i] + d
+	}
+	return s.interval.Next(time.UnixMilli(s.t[i]).UTC()).UnixMilli()
 }
 
 // Klines materialises every bar as an exchange.Kline (for callers that
@@ -219,8 +252,12 @@ func NewSeries(symbol string, iv exchange.Interval, priceExp, volExp int32, t, o
 			return nil, err
 		}
 	}
+	var durMs int64
+	if iv != exchange.Interval1M {
+		durMs = iv.Duration().Milliseconds()
+	}
 	return &Series{symbol: symbol, interval: iv, priceExp: priceExp, volExp: volExp, t: t,
-		cols: [5][]int64{open, high, low, close, volume}}, nil
+		cols: [5][]int64{open, high, low, close, volume}, durMs: durMs}, nil
 }
 
 // firstSuspect returns the index of the first bar that the fast checks

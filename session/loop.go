@@ -29,6 +29,10 @@ type Bar struct {
 	// Index is the bar's series in the feed's own numbering (the replay:
 	// the index of its symbol), for the Loop's Bar hook.
 	Index int
+	// Src is where a replay read the bar from (its series and position),
+	// so the runtime's history reads bars from the series rather than
+	// copying each; zero for bars from elsewhere.
+	Src strategy.BarSource
 }
 
 // Step is what a Feed delivers at one instant: the closed bars opening at
@@ -107,8 +111,24 @@ type Loop struct {
 	// After, when set, is called after each step; trading says Begin has
 	// run. An error ends the run.
 	After func(ctx context.Context, s *Step, trading bool) error
+	// Span, when set, turns on the strategies' fast path over a replay
+	// (strategy.Skipper): once trading, while the simulated exchange has
+	// no order waiting for the one symbol replayed, the loop offers the
+	// bars ahead to Runtime.Skip, feeds the exchange the run it took
+	// (sim.Exchange.FeedRun), moves the clock past it and calls Span
+	// with the bars taken (index as Bar.Index), in place of the steps,
+	// Bar and After calls those bars would have had: nothing happens on
+	// them but the strategy's own bookkeeping. A session that paces or
+	// reports each bar (paper-replay) leaves it nil.
+	Span func(index int, bars strategy.Bars)
 
 	trading bool
+}
+
+// spanFeed is a Feed whose bars ahead the fast path may take: a Replay.
+type spanFeed interface {
+	ahead() (strategy.Feed, strategy.Bars, bool)
+	skip(n int) (*exchange.FixedKline, time.Time)
 }
 
 // Trading reports whether the loop has started trading (Begin ran).
@@ -119,7 +139,16 @@ func (l *Loop) Run(ctx context.Context, f Feed) error {
 	if l.Runtime == nil || f == nil {
 		return errors.New("session: a loop needs a runtime and a feed")
 	}
+	sf, _ := f.(spanFeed)
+	if l.Span == nil || l.Sim == nil {
+		sf = nil
+	}
 	for {
+		if sf != nil && l.trading {
+			if err := l.skip(sf); err != nil {
+				return err
+			}
+		}
 		s, err := f.Next(ctx)
 		if err == io.EOF {
 			break
@@ -172,12 +201,12 @@ func (l *Loop) Step(ctx context.Context, s *Step) error {
 		}
 		switch {
 		case b.Warm:
-			rt.DeliverWarmUpRef(ctx, b.Feed, b.K)
+			rt.DeliverWarmUpRef(ctx, b.Feed, b.K, b.Src)
 			continue
 		case !l.trading:
 			l.begin(ctx)
 		}
-		rt.OnBarRef(ctx, b.Feed, b.K)
+		rt.OnBarRef(ctx, b.Feed, b.K, b.Src)
 	}
 	if l.trading && s.Tick {
 		rt.Tick(ctx, s.At)
@@ -188,6 +217,29 @@ func (l *Loop) Step(ctx context.Context, s *Step) error {
 	if l.After != nil {
 		return l.After(ctx, s, l.trading)
 	}
+	return nil
+}
+
+// skip hands the bars ahead to the strategies' fast path while the
+// exchange has no order waiting for them (see Span).
+func (l *Loop) skip(sf spanFeed) error {
+	feed, bars, ok := sf.ahead()
+	if !ok || !l.Sim.Idle(feed.Symbol) {
+		return nil
+	}
+	n := l.Runtime.Skip(feed, bars)
+	if n == 0 {
+		return nil
+	}
+	last, at := sf.skip(n)
+	if err := l.Sim.FeedRun(feed.Symbol, feed.Interval, n, last); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	if l.SetClock != nil {
+		l.SetClock(at)
+	}
+	s, lo, _ := bars.Series()
+	l.Span(0, strategy.NewBars(s, lo, lo+n))
 	return nil
 }
 

@@ -39,12 +39,11 @@ type Replay struct {
 	next    []int
 	series  []*marketdata.Series
 	times   [][]int64             // each series' open times
-	cols    [][5][]int64          // each series' columns: open, high, low, close, volume
-	exps    [][2]int32            // each series' exponents: the prices', the volume's
 	kbuf    []exchange.FixedKline // each symbol's current bar
 	durMs   int64                 // Interval's length in ms; 0 for a month, whose length varies
 	feeds   []strategy.Feed
 	at      []int // the symbols with a bar at the current instant
+	steps   int   // steps delivered, for the context's look every 256
 	step    Step
 	// done is the Done channel of the first call's context (a replay runs
 	// under one): a receive that does not wait is cheaper than ctx.Err,
@@ -78,8 +77,7 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 		r.next = make([]int, n)
 		r.feeds = make([]strategy.Feed, n)
 		r.kbuf = make([]exchange.FixedKline, n)
-		r.series, r.times, r.exps = make([]*marketdata.Series, n), make([][]int64, n), make([][2]int32, n)
-		r.cols = make([][5][]int64, n)
+		r.series, r.times = make([]*marketdata.Series, n), make([][]int64, n)
 		for i, sym := range r.Symbols {
 			r.feeds[i] = strategy.Feed{Symbol: sym, Interval: r.Interval}
 			s := r.Series[sym]
@@ -90,22 +88,54 @@ func (r *Replay) Next(ctx context.Context) (*Step, error) {
 				return nil, fmt.Errorf("session: the %s bars are %s, the replay's interval %s", sym, s.Interval(), r.Interval)
 			}
 			r.series[i], r.times[i] = s, s.Times()
-			for f := marketdata.Open; f <= marketdata.Volume; f++ {
-				r.cols[i][f] = s.Ints(f)
-			}
-			r.exps[i] = [2]int32{s.Exp(marketdata.Close), s.Exp(marketdata.Volume)}
 		}
 		r.step.Bars = make([]Bar, 0, n)
 		r.at = make([]int, 0, n)
 		r.step.Tick = true
 		r.done = ctx.Done()
 	}
-	select {
-	case <-r.done:
-		return nil, ctx.Err()
-	default:
+	// The context is looked at every 256 steps: a receive that does not
+	// wait still costs more than the rest of a step's bookkeeping, and
+	// 256 bars replay in microseconds.
+	if r.steps++; r.steps&255 == 1 {
+		select {
+		case <-r.done:
+			return nil, ctx.Err()
+		default:
+		}
+	}
+	if len(r.times) == 1 {
+		return r.nextOne()
 	}
 	return r.nextSeries()
+}
+
+// nextOne is nextSeries for a replay of one symbol: each step is its
+// next bar.
+func (r *Replay) nextOne() (*Step, error) {
+	n := r.next[0]
+	if n >= len(r.times[0]) {
+		return nil, io.EOF
+	}
+	s := &r.step
+	if len(s.Bars) == 0 {
+		s.Bars = append(s.Bars, Bar{Feed: r.feeds[0], Sim: true, K: &r.kbuf[0], Src: strategy.BarSource{Series: r.series[0]}})
+	}
+	r.bar(0, n)
+	if !r.live && n >= r.WarmUp {
+		r.live = true
+	}
+	s.Bars[0].Warm = !r.live
+	s.Bars[0].Src.Pos = n
+	r.next[0]++
+	k := &r.kbuf[0]
+	s.Open = k.OpenTime
+	if r.durMs > 0 {
+		s.At = time.UnixMilli(r.times[0][n] + r.durMs).UTC()
+	} else {
+		s.At = r.Interval.Next(s.Open)
+	}
+	return s, nil
 }
 
 // nextSeries is Next over Series: the instant is found on the open-time
@@ -135,9 +165,10 @@ func (r *Replay) nextSeries() (*Step, error) {
 	for j, i := range at {
 		b := &s.Bars[j]
 		if b.Index != i || b.Feed.Symbol == "" {
-			*b = Bar{Feed: r.feeds[i], Sim: true, Index: i}
+			*b = Bar{Feed: r.feeds[i], Sim: true, Index: i, Src: strategy.BarSource{Series: r.series[i]}}
 		}
 		n := r.next[i]
+		b.Src.Pos = n
 		r.bar(i, n)
 		b.K = &r.kbuf[i]
 		if !r.live && n >= r.WarmUp {
@@ -155,23 +186,26 @@ func (r *Replay) nextSeries() (*Step, error) {
 	return s, nil
 }
 
-// bar copies bar n of series i into its buffer: the columns' integers
-// with the series' exponents, so each number is the decimal the series
-// was read as (Series.Kline) without building it. The times are built
-// from milliseconds (time.UnixMilli is cheaper than time.Time.Add, and
-// this runs at every bar).
-func (r *Replay) bar(i, n int) {
-	c, e, k := &r.cols[i], r.exps[i], &r.kbuf[i]
-	ms := r.times[i][n]
-	k.OpenTime = time.UnixMilli(ms).UTC()
-	if r.durMs > 0 {
-		k.CloseTime = time.UnixMilli(ms + r.durMs - 1).UTC()
-	} else {
-		k.CloseTime = r.Interval.Next(k.OpenTime).Add(-time.Millisecond)
+// ahead returns the bars not yet replayed when the replay has one
+// symbol, is past its warm-up and has a fixed interval: what the loop may
+// offer the strategies' fast path (strategy.Runtime.Skip).
+func (r *Replay) ahead() (strategy.Feed, strategy.Bars, bool) {
+	if !r.started || len(r.times) != 1 || !r.live || r.durMs == 0 {
+		return strategy.Feed{}, strategy.Bars{}, false
 	}
-	k.Open = exchange.Fixed{Coef: c[marketdata.Open][n], Exp: e[0]}
-	k.High = exchange.Fixed{Coef: c[marketdata.High][n], Exp: e[0]}
-	k.Low = exchange.Fixed{Coef: c[marketdata.Low][n], Exp: e[0]}
-	k.Close = exchange.Fixed{Coef: c[marketdata.Close][n], Exp: e[0]}
-	k.Volume = exchange.Fixed{Coef: c[marketdata.Volume][n], Exp: e[1]}
+	n := r.next[0]
+	return r.feeds[0], strategy.NewBars(r.series[0], n, len(r.times[0])), n < len(r.times[0])
 }
+
+// skip moves the replay past n bars the fast path took and returns the
+// last of them, built into the symbol's buffer, and the time it closes.
+func (r *Replay) skip(n int) (*exchange.FixedKline, time.Time) {
+	last := r.next[0] + n - 1
+	r.bar(0, last)
+	r.next[0] += n
+	return &r.kbuf[0], time.UnixMilli(r.times[0][last] + r.durMs).UTC()
+}
+
+// bar copies bar n of series i into its buffer (Series.FixedKline): the
+// series' numbers as it was read, no decimal built.
+func (r *Replay) bar(i, n int) { r.kbuf[i] = r.series[i].FixedKline(n) }

@@ -6,27 +6,48 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 )
 
-// history keeps the most recent closed bars of one feed in a ring of
-// compact bars, so delivering a bar allocates nothing once the ring is
-// full and builds no decimal. The klines Context.Klines hands out are
-// built when asked for and kept beside the ring (a slot's kline is built
-// once, however often it is asked for), so a strategy reading its last n
-// klines at every bar costs one kline a bar, and one that never reads
-// them costs none. The ring grows to its capacity as bars come (a short
-// backtest in a sweep never needs the whole of it); while it grows start
-// stays 0.
+// history keeps the most recent closed bars of one feed (at most
+// capacity), in one of two ways.
+//
+// Bars a replay reads from a series (pushFrom, pushRun) are not copied:
+// while each is the next bar of the same series, the history is that
+// series up to its latest bar (src, end), so delivering a bar costs two
+// integers, and a run of bars the fast path took (Runtime.Skip) costs
+// the same. Any other bar turns the history into a ring of compact bars
+// (the series' kept bars copied in first), so delivering a bar allocates
+// nothing once the ring is full and builds no decimal.
+//
+// The klines Context.Klines hands out are built when asked for and kept
+// (a bar's kline is built once, however often it is asked for), so a
+// strategy reading its last n klines at every bar costs one kline a bar,
+// and one that never reads them costs none. The ring grows to its
+// capacity as bars come (a short backtest in a sweep never needs the
+// whole of it); while it grows start stays 0.
 type history struct {
-	buf      []exchange.FixedKline
 	capacity int
-	start    int
-	n        int
+
+	// The series: bars [end-kept, end) of src, while src is set.
+	src  *marketdata.Series
+	end  int
+	kept int
+	// srcKl[j%capacity] is bar j of src as a kline when srcAt[j%capacity]
+	// is j+1; both are allocated at the first request for klines.
+	srcKl []exchange.Kline
+	srcAt []int
+
+	// The ring, when src is nil.
+	buf   []exchange.FixedKline
+	start int
+	n     int
 	// kl[i] is buf[i] as a kline when built[i]; both are allocated at the
 	// first request for klines.
 	kl    []exchange.Kline
 	built []bool
-	view  []exchange.Kline // scratch for Klines: reused, valid during a call
+
+	view []exchange.Kline // scratch for recent: reused, valid during a call
 }
 
 // historyStart is the ring's first size.
@@ -36,7 +57,47 @@ func newHistory(capacity int) *history {
 	return &history{capacity: max(capacity, 1)}
 }
 
+// pushFrom adds bar i of src, which k holds.
+func (h *history) pushFrom(src *marketdata.Series, i int, k *exchange.FixedKline) {
+	if src != nil && (h.src == src && i == h.end || h.src == nil && h.n == 0) {
+		h.pushRun(src, i, i+1)
+		return
+	}
+	h.push(k)
+}
+
+// pushRun adds bars [lo, hi) of src.
+func (h *history) pushRun(src *marketdata.Series, lo, hi int) {
+	switch {
+	case h.src == src && lo == h.end:
+	case h.src == nil && h.n == 0:
+		h.src, h.kept = src, 0
+	default:
+		for j := max(lo, hi-h.capacity); j < hi; j++ {
+			k := src.FixedKline(j)
+			h.push(&k)
+		}
+		return
+	}
+	h.end = hi
+	h.kept = min(h.kept+hi-lo, h.capacity)
+}
+
+// toRing copies the series' kept bars into the ring and leaves the
+// series.
+func (h *history) toRing() {
+	src, lo, hi := h.src, h.end-h.kept, h.end
+	h.src, h.end, h.kept, h.srcKl, h.srcAt = nil, 0, 0, nil, nil
+	for j := lo; j < hi; j++ {
+		k := src.FixedKline(j)
+		h.push(&k)
+	}
+}
+
 func (h *history) push(k *exchange.FixedKline) {
+	if h.src != nil {
+		h.toRing()
+	}
 	i := h.start
 	if h.n < h.capacity {
 		if h.n == len(h.buf) {
@@ -60,6 +121,9 @@ func (h *history) push(k *exchange.FixedKline) {
 
 // last returns the latest bar and whether there is one.
 func (h *history) last() (exchange.FixedKline, bool) {
+	if h.src != nil {
+		return h.src.FixedKline(h.end - 1), true
+	}
 	if h.n == 0 {
 		return exchange.FixedKline{}, false
 	}
@@ -69,6 +133,9 @@ func (h *history) last() (exchange.FixedKline, bool) {
 // recent returns up to n most recent bars as klines, oldest first, in a
 // reused slice.
 func (h *history) recent(n int) []exchange.Kline {
+	if h.src != nil {
+		return h.recentSeries(n)
+	}
 	if n > h.n {
 		n = h.n
 	}
@@ -89,6 +156,27 @@ func (h *history) recent(n int) []exchange.Kline {
 			h.kl[j], h.built[j] = h.buf[j].Kline(), true
 		}
 		h.view = append(h.view, h.kl[j])
+	}
+	return h.view
+}
+
+// recentSeries is recent while the history is a series.
+func (h *history) recentSeries(n int) []exchange.Kline {
+	n = min(n, h.kept)
+	if n <= 0 {
+		return nil
+	}
+	if h.srcKl == nil {
+		h.srcKl, h.srcAt = make([]exchange.Kline, h.capacity), make([]int, h.capacity)
+	}
+	h.view = h.view[:0]
+	for j := h.end - n; j < h.end; j++ {
+		slot := j % h.capacity
+		if h.srcAt[slot] != j+1 {
+			k := h.src.FixedKline(j)
+			h.srcKl[slot], h.srcAt[slot] = k.Kline(), j+1
+		}
+		h.view = append(h.view, h.srcKl[slot])
 	}
 	return h.view
 }

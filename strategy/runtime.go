@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/risk"
 )
 
@@ -454,10 +455,18 @@ func (r *Runtime) DeliverWarmUp(ctx context.Context, f Feed, bars []exchange.Kli
 }
 
 // DeliverWarmUpRef is DeliverWarmUp for one compact bar the caller holds.
-func (r *Runtime) DeliverWarmUpRef(ctx context.Context, f Feed, k *exchange.FixedKline) {
+func (r *Runtime) DeliverWarmUpRef(ctx context.Context, f Feed, k *exchange.FixedKline, src BarSource) {
 	r.setWarming(true)
-	r.OnBarRef(ctx, f, k)
+	r.OnBarRef(ctx, f, k, src)
 	r.setWarming(false)
+}
+
+// BarSource says where a compact bar was read from: bar Pos of Series (a
+// replay's), or nowhere (Series nil). The feed's history then reads its
+// bars from the series instead of copying each.
+type BarSource struct {
+	Series *marketdata.Series
+	Pos    int
 }
 
 // OnBar delivers one closed bar of a feed to the instances subscribed to it,
@@ -469,7 +478,7 @@ func (r *Runtime) OnBar(ctx context.Context, f Feed, k exchange.Kline) error {
 	if err != nil {
 		return fmt.Errorf("strategy: %s %s: %w", f.Symbol, f.Interval, err)
 	}
-	r.OnBarRef(ctx, f, &fk)
+	r.OnBarRef(ctx, f, &fk, BarSource{})
 	return nil
 }
 
@@ -477,7 +486,7 @@ func (r *Runtime) OnBar(ctx context.Context, f Feed, k exchange.Kline) error {
 // it into the feed's history and the strategies' Bar, not on the way
 // there (a replay hands over its bars so, a million a run), and builds no
 // decimal for it unless something asks for one.
-func (r *Runtime) OnBarRef(ctx context.Context, f Feed, k *exchange.FixedKline) {
+func (r *Runtime) OnBarRef(ctx context.Context, f Feed, k *exchange.FixedKline, src BarSource) {
 	r.ctx = ctx
 	r.stats.Bars++
 	st := r.cur
@@ -493,10 +502,12 @@ func (r *Runtime) OnBarRef(ctx context.Context, f Feed, k *exchange.FixedKline) 
 		st.last = r.lastEntry(f.Symbol)
 	}
 	st.last.setFixed(k.Close)
+	st.hist.pushFrom(src.Series, src.Pos, k)
 	r.deliver(st, k)
 	for _, d := range st.aggs {
 		n := d.agg.add(k, f.Interval, &d.out)
 		for i := 0; i < n; i++ {
+			d.st.hist.push(&d.out[i])
 			r.deliver(d.st, &d.out[i])
 		}
 	}
@@ -543,6 +554,7 @@ func (r *Runtime) advance(ctx context.Context, t time.Time, warm bool) {
 		defer r.setWarming(false)
 	}
 	for i := range bars {
+		bars[i].st.hist.push(&bars[i].k)
 		r.deliver(bars[i].st, &bars[i].k)
 	}
 	r.observe()
@@ -566,10 +578,9 @@ func (r *Runtime) observe() {
 	}
 }
 
-// deliver takes the kline by pointer: it is copied into the history and the
-// bar only, not on every call on the way.
+// deliver takes the kline by pointer: it is copied into the bar only, not
+// on every call on the way. The caller has put it in the feed's history.
 func (r *Runtime) deliver(st *feedState, k *exchange.FixedKline) {
-	st.hist.push(k)
 	if len(st.exitSubs) > 0 {
 		r.checkBar(st, k)
 	}
@@ -577,7 +588,10 @@ func (r *Runtime) deliver(st *feedState, k *exchange.FixedKline) {
 		return
 	}
 	bar := &st.bar
-	bar.Symbol, bar.Interval, bar.FixedKline = st.feed.Symbol, st.feed.Interval, *k
+	if bar.Symbol != st.feed.Symbol || bar.Interval != st.feed.Interval {
+		bar.Symbol, bar.Interval = st.feed.Symbol, st.feed.Interval
+	}
+	bar.FixedKline = *k
 	for _, in := range st.subs {
 		in.updateATR(bar)
 		in.onKline(bar)

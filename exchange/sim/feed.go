@@ -62,6 +62,56 @@ func (x *Exchange) FeedBar(symbol string, iv exchange.Interval, k *exchange.Fixe
 	if err != nil {
 		return err
 	}
+	return x.feedBar(m, symbol, iv, k)
+}
+
+// Idle reports whether no order of the symbol waits for a bar (none
+// pending for the next open, none resting): a bar then fills nothing, and
+// FeedRun may stand for many.
+func (x *Exchange) Idle(symbol string) bool {
+	if !x.opts.SingleDriver {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+	}
+	m, err := x.market(symbol)
+	return err == nil && m.idle()
+}
+
+func (m *market) idle() bool { return len(m.pending) == 0 && len(m.bids) == 0 && len(m.asks) == 0 }
+
+// FeedRun stands for n FeedBar calls of an Idle symbol whose last bar is
+// last: the exchange ends as they would leave it (nothing fills; the
+// clock, the last price and the bar kept are the last bar's; the book's
+// update id counts n). The caller vouches that the n bars were in order
+// and well formed, as a series' bars are; last is checked as FeedBar
+// checks a bar. A symbol with orders waiting is refused.
+func (x *Exchange) FeedRun(symbol string, iv exchange.Interval, n int, last *exchange.FixedKline) error {
+	if !x.opts.SingleDriver {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+	}
+	m, err := x.market(symbol)
+	if err != nil {
+		return err
+	}
+	if n < 1 {
+		return fmt.Errorf("sim: %s %s: a run of %d bars", symbol, iv, n)
+	}
+	if !m.idle() {
+		return fmt.Errorf("sim: %s %s: a run of bars fed while orders wait for them", symbol, iv)
+	}
+	if m.retain != 1 {
+		return fmt.Errorf("sim: %s %s: a run of bars fed to an exchange that keeps more than one kline (it would lose all but the last)", symbol, iv)
+	}
+	if err := x.feedBar(m, symbol, iv, last); err != nil {
+		return err
+	}
+	m.tape.updates += int64(n - 1)
+	return nil
+}
+
+// feedBar is FeedBar on the symbol's market, the lock held (or not needed).
+func (x *Exchange) feedBar(m *market, symbol string, iv exchange.Interval, k *exchange.FixedKline) error {
 	// dur is the interval's length, looked up once while the bars of
 	// one interval are held (Interval.Duration compares strings).
 	var dur time.Duration

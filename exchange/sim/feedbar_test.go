@@ -75,3 +75,55 @@ func TestFeedBarMatchesFeedKline(t *testing.T) {
 	bad.Low = px(0)
 	require.EqualError(t, x.FeedBar("BTCUSDT", exchange.Interval1m, &bad), "sim: BTCUSDT 1m kline at 2024-03-01 00:03:00 +0000 UTC has low 0 above high 19149.9 or not positive")
 }
+
+// FeedRun of an idle symbol leaves the exchange as the same bars fed one
+// by one leave it (clock, last price, kept kline, the book's update id);
+// it is refused while an order waits, on an exchange keeping more than
+// one kline, and for no bars.
+func TestFeedRun(t *testing.T) {
+	t.Parallel()
+	var bars []exchange.FixedKline
+	for i := range 5 {
+		open := exchangetest.T0.Add(time.Duration(i+1) * time.Minute)
+		c := int64(2_000_000 + 1000*i)
+		bars = append(bars, exchange.FixedKline{OpenTime: open, CloseTime: open.Add(time.Minute - time.Millisecond),
+			Open: exchange.NewFixed(c, -2), High: exchange.NewFixed(c+500, -2), Low: exchange.NewFixed(c-500, -2),
+			Close: exchange.NewFixed(c+100, -2), Volume: exchange.NewFixed(7, 0)})
+	}
+	state := func(x *Exchange) []any {
+		last, err := x.LastPrice("BTCUSDT")
+		require.NoError(t, err)
+		book, err := x.Depth("BTCUSDT", 5)
+		require.NoError(t, err)
+		ks, err := x.Master().Klines(t.Context(), exchange.KlinesRequest{Symbol: "BTCUSDT", Interval: exchange.Interval1m})
+		require.NoError(t, err)
+		return []any{x.Now(), last.String(), book.LastUpdateID, ks}
+	}
+	build := func(ret int) *Exchange {
+		x, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols(), KlineRetention: ret, SingleDriver: true})
+		require.NoError(t, err)
+		return x
+	}
+	one, run := build(1), build(1)
+	for i := range bars {
+		require.NoError(t, one.FeedBar("BTCUSDT", exchange.Interval1m, &bars[i]))
+	}
+	require.True(t, run.Idle("BTCUSDT"))
+	require.NoError(t, run.FeedRun("BTCUSDT", exchange.Interval1m, len(bars), &bars[len(bars)-1]))
+	got := state(run)
+	require.Equal(t, state(one), got)
+	require.Equal(t, []any{exchangetest.T0.Add(6 * time.Minute), "20041", int64(5)}, got[:3])
+
+	require.EqualError(t, run.FeedRun("BTCUSDT", exchange.Interval1m, 0, &bars[4]), "sim: BTCUSDT 1m: a run of 0 bars")
+	require.NoError(t, run.Credit(run.MasterUID(), "USDT", decimal.NewFromInt(1000)))
+	_, err := run.Master().PlaceOrder(t.Context(), exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
+		Quantity: decimal.RequireFromString("0.01"), Price: decimal.NewFromInt(19000)})
+	require.NoError(t, err)
+	require.False(t, run.Idle("BTCUSDT"))
+	next := bars[4]
+	next.OpenTime, next.CloseTime = next.OpenTime.Add(time.Minute), next.CloseTime.Add(time.Minute)
+	require.EqualError(t, run.FeedRun("BTCUSDT", exchange.Interval1m, 1, &next), "sim: BTCUSDT 1m: a run of bars fed while orders wait for them")
+	require.EqualError(t, build(0).FeedRun("BTCUSDT", exchange.Interval1m, 1, &next),
+		"sim: BTCUSDT 1m: a run of bars fed to an exchange that keeps more than one kline (it would lose all but the last)")
+	require.False(t, run.Idle("NOSUCH"))
+}

@@ -123,6 +123,7 @@ type average interface {
 	Update(v float64)
 	Value() float64
 	Ready() bool
+	Peek(v float64) (float64, bool)
 }
 
 // book is the per-symbol state.
@@ -178,6 +179,33 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 		return s.buy(ctx, bar.Symbol)
 	}
 	return s.sell(ctx, bar.Symbol)
+}
+
+// Skip implements strategy.Skipper: it takes bars while the averages
+// neither cross nor (entry: state) stand fast above slow, the bars on
+// which OnKline would only update them. Each bar's averages are peeked
+// first; a bar that would buy or sell is left for OnKline.
+func (s *Strategy) Skip(f strategy.Feed, bars strategy.Bars) int {
+	b := s.books[f.Symbol]
+	if b == nil {
+		return bars.Len() // OnKline ignores a symbol it has no book for
+	}
+	state := s.p.Entry == EntryState
+	for i := range bars.Len() {
+		c := bars.Close(i).Float64()
+		fast, fastReady := b.fast.Peek(c)
+		slow, slowReady := b.slow.Peek(c)
+		if fastReady && slowReady {
+			above := fast > slow
+			if b.primed && above != b.above || above && state {
+				return i
+			}
+			b.above, b.primed = above, true
+		}
+		b.fast.Update(c)
+		b.slow.Update(c)
+	}
+	return bars.Len()
 }
 
 func (s *Strategy) buy(ctx strategy.Context, symbol string) error {

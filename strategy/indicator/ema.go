@@ -38,6 +38,14 @@ func (e *EMA) Update(v float64) {
 	}
 }
 
+// Peek returns what Value and Ready would return after Update(v),
+// without updating: the same float64, bit for bit (SMA.Peek).
+func (e *EMA) Peek(v float64) (value float64, ready bool) {
+	c := *e
+	c.Update(v)
+	return c.value, c.Ready()
+}
+
 // Ready reports whether n values have arrived.
 func (e *EMA) Ready() bool { return e.count >= e.n }
 

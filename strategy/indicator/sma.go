@@ -35,6 +35,27 @@ func (s *SMA) Update(v float64) {
 	}
 }
 
+// Peek returns what Value and Ready would return after Update(v),
+// without updating: the same float64, bit for bit. A strategy's fast path
+// (strategy.Skipper) looks at a bar's averages before it decides whether
+// the bar is one it consumes.
+func (s *SMA) Peek(v float64) (value float64, ready bool) {
+	if !finite(v) {
+		return s.Value(), s.Ready()
+	}
+	sum, count := s.sum, s.count
+	if count == len(s.buf) {
+		sum.add(-s.buf[s.next])
+	} else {
+		count++
+	}
+	sum.add(v)
+	if count != len(s.buf) {
+		return 0, false
+	}
+	return sum.value() / float64(len(s.buf)), true
+}
+
 // Ready reports whether n values have arrived.
 func (s *SMA) Ready() bool { return s.count == len(s.buf) }
 

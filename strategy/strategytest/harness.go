@@ -192,7 +192,7 @@ func (h *Harness) WarmUp(symbol string, bars ...exchange.Kline) {
 	f := strategy.Feed{Symbol: symbol, Interval: h.iv}
 	for _, k := range bars {
 		fk := h.feedExchange(symbol, k)
-		h.RT.DeliverWarmUpRef(h.t.Context(), f, &fk)
+		h.RT.DeliverWarmUpRef(h.t.Context(), f, &fk, strategy.BarSource{})
 	}
 }
 
@@ -225,7 +225,7 @@ func (h *Harness) StepAll(bars ...SymbolBar) {
 		h.t.Fatal(err)
 	}
 	for i, b := range bars {
-		h.RT.OnBarRef(ctx, strategy.Feed{Symbol: b.Symbol, Interval: h.iv}, &fks[i])
+		h.RT.OnBarRef(ctx, strategy.Feed{Symbol: b.Symbol, Interval: h.iv}, &fks[i], strategy.BarSource{})
 	}
 	h.RT.Tick(ctx, h.clock.Now())
 }

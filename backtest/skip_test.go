@@ -1,0 +1,190 @@
+package backtest
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/strategies/smacross"
+	"github.com/spotbot/spotbot/strategy"
+)
+
+// countingSkipper is smacross counting the bars its fast path took and
+// the bars OnKline saw.
+type countingSkipper struct {
+	*smacross.Strategy
+	skipped, stepped *int
+}
+
+func (c countingSkipper) OnKline(ctx strategy.Context, bar strategy.Bar) error {
+	*c.stepped++
+	return c.Strategy.OnKline(ctx, bar)
+}
+
+func (c countingSkipper) Skip(f strategy.Feed, bars strategy.Bars) int {
+	n := c.Strategy.Skip(f, bars)
+	*c.skipped += n
+	return n
+}
+
+// countingRegistry registers countingSkipper as smacross.
+func countingRegistry(skipped, stepped *int) *strategy.Registry {
+	reg := strategy.NewRegistry()
+	reg.Register("smacross", func(cfg strategy.Config) (strategy.Strategy, error) {
+		s, err := smacross.New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return countingSkipper{Strategy: s.(*smacross.Strategy), skipped: skipped, stepped: stepped}, nil
+	})
+	return reg
+}
+
+// sameResult fails unless a and b are the same result: every fill,
+// trade, metric, balance and lock, and every equity point to the bit.
+func sameResult(t *testing.T, a, b *Result) {
+	t.Helper()
+	if a.Curve.Len() != b.Curve.Len() {
+		t.Fatalf("curves of %d and %d points", a.Curve.Len(), b.Curve.Len())
+	}
+	for i := range a.Curve.Len() {
+		pa, pb := a.Curve.Point(i), b.Curve.Point(i)
+		if pa.At != pb.At || math.Float64bits(pa.Value) != math.Float64bits(pb.Value) {
+			t.Fatalf("curve point %d: %v against %v", i, pa, pb)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		a, b any
+	}{
+		{"fills", a.Fills, b.Fills}, {"trades", a.Trades, b.Trades}, {"metrics", a.Metrics, b.Metrics},
+		{"exact", a.Exact, b.Exact}, {"exposure", a.Exposure, b.Exposure}, {"balances", a.Balances, b.Balances},
+		{"buy and hold", a.BuyHold, b.BuyHold}, {"stopped", a.Stopped, b.Stopped}, {"locks", a.Locks, b.Locks},
+	} {
+		if !reflect.DeepEqual(c.a, c.b) {
+			t.Fatalf("the %s differ:\n%v\n%v", c.name, c.a, c.b)
+		}
+	}
+}
+
+// TestFastPathSameResult runs smacross backtests with the fast path
+// (strategy.Skipper) and stepwise, and finds the same results, the fast
+// path having taken most bars. Entry modes, averages and the fill model
+// vary, on the embedded sample and on 200,000 real one-minute bars.
+func TestFastPathSameResult(t *testing.T) {
+	type variant struct {
+		name   string
+		params map[string]any
+		fill   func(*FillModel)
+		// wantFills and wantSkipped are how many fills the run makes and
+		// how many bars the fast path takes.
+		wantFills, wantSkipped int
+	}
+	variants := []variant{
+		{name: "sma cross", params: map[string]any{"fast": 10, "slow": 30, "fraction": "0.95"},
+			wantFills: 182, wantSkipped: 3921},
+		{name: "ema cross", params: map[string]any{"fast": 5, "slow": 20, "ma": "ema", "fraction": "0.5"},
+			wantFills: 276, wantSkipped: 3757},
+		// With entry: state every bar above the slow average asks to buy,
+		// so OnKline sees those.
+		{name: "sma state", params: map[string]any{"fast": 10, "slow": 30, "fraction": "0.95", "entry": "state"},
+			wantFills: 184, wantSkipped: 1644},
+		{name: "signal close, slippage", params: map[string]any{"fast": 8, "slow": 21, "fraction": "0.9"},
+			fill:      func(f *FillModel) { f.AtSignalClose = true; f.SlippageBps = decimal.NewFromInt(5) },
+			wantFills: 236, wantSkipped: 3826},
+	}
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			base := sampleSpec(t)
+			base.Instances[0].Params = v.params
+			if v.fill != nil {
+				v.fill(&base.Fill)
+			}
+			var skipped, stepped, skipped2, stepped2 int
+			fast := base
+			fast.Registry = countingRegistry(&skipped, &stepped)
+			slow := base
+			slow.Registry = countingRegistry(&skipped2, &stepped2)
+			slow.Stepwise = true
+			a, err := Run(t.Context(), fast)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := Run(t.Context(), slow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameResult(t, a, b)
+			bars := base.Data["BTCUSDT"].Len()
+			if skipped2 != 0 || stepped2 != bars {
+				t.Fatalf("stepwise: %d bars skipped, %d stepped; want 0 and %d", skipped2, stepped2, bars)
+			}
+			if skipped+stepped != bars {
+				t.Fatalf("fast: %d skipped + %d stepped, want %d bars", skipped, stepped, bars)
+			}
+			if len(a.Fills) != v.wantFills || skipped != v.wantSkipped {
+				t.Fatalf("fast: %d fills, %d of %d bars skipped; want %d fills, %d skipped", len(a.Fills), skipped, bars, v.wantFills, v.wantSkipped)
+			}
+		})
+	}
+}
+
+// TestFastPathSameResultMinuteBars is TestFastPathSameResult over
+// 200,000 real one-minute bars (ETH/BTC, ../shared/data).
+func TestFastPathSameResultMinuteBars(t *testing.T) {
+	bars := tiled(t, 200_000)
+	base := millionSpec(bars)
+	var skipped, stepped, skipped2, stepped2 int
+	fast, slow := base, base
+	fast.Registry = countingRegistry(&skipped, &stepped)
+	slow.Registry = countingRegistry(&skipped2, &stepped2)
+	slow.Stepwise = true
+	a, err := Run(t.Context(), fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Run(t.Context(), slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResult(t, a, b)
+	if skipped != 178_789 || stepped != 21_211 || len(a.Fills) != 11_585 {
+		t.Fatalf("%d skipped + %d stepped of %d bars, %d fills; want 178,789 + 21,211, and 11,585 fills", skipped, stepped, bars.Len(), len(a.Fills))
+	}
+}
+
+// TestFastPathOff checks the cases where the fast path must not take
+// bars: exits (checked at every bar), two instances on the symbol, two
+// symbols, a higher interval aggregated from the replayed one. Each runs
+// stepwise whatever Stepwise says.
+func TestFastPathOff(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*Spec)
+	}{
+		{"exits", func(s *Spec) {
+			s.Instances[0].Exits = &strategy.Exits{StopLoss: strategy.Level{Kind: strategy.LevelPercent, Value: decimal.NewFromInt(2)}}
+		}},
+		{"two instances", func(s *Spec) {
+			second := s.Instances[0]
+			second.ID = "btc2"
+			s.Instances = append(s.Instances, second)
+		}},
+		{"higher interval", func(s *Spec) { s.Instances[0].Interval = "4h" }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			spec := sampleSpec(t)
+			c.edit(&spec)
+			var skipped, stepped int
+			spec.Registry = countingRegistry(&skipped, &stepped)
+			if _, err := Run(t.Context(), spec); err != nil {
+				t.Fatal(err)
+			}
+			if skipped != 0 || stepped == 0 {
+				t.Fatalf("%d bars skipped, %d stepped: want none skipped", skipped, stepped)
+			}
+		})
+	}
+}

@@ -1,0 +1,113 @@
+package strategy
+
+import (
+	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
+)
+
+// Skipper is an optional interface of a strategy: the fast path of a
+// backtest. While nothing but the strategy's own bookkeeping can happen on
+// a bar (the instance has no open order, no exits, no schedules; nothing
+// else subscribes to the feed; trading has begun), the runtime may hand a
+// run of the feed's next bars to Skip instead of calling OnKline once a
+// bar.
+//
+// Skip takes the bars from the first, in order, for as long as OnKline on
+// each would do nothing but update the strategy's own state (its
+// indicators): it would place or cancel nothing, ask the Context nothing
+// and return nil. It returns how many bars it took, and must leave the
+// strategy exactly as OnKline on those bars would have (the same float64
+// in every indicator, bit for bit: indicator.SMA.Peek and EMA.Peek look
+// at a bar's values without taking it). The first bar it does not take
+// is delivered through OnKline, as are all bars when it takes none.
+//
+// A backtest with Skip gives the same fills, equity and reports as one
+// without (backtest.Spec.Stepwise turns the fast path off to compare).
+type Skipper interface {
+	Skip(f Feed, bars Bars) int
+}
+
+// Bars is a run of consecutive closed bars of one feed, read from the
+// columns of the series a backtest replays: numbers compact, nothing
+// built until asked for.
+type Bars struct {
+	s      *marketdata.Series
+	lo, hi int
+}
+
+// NewBars is bars [lo, hi) of s.
+func NewBars(s *marketdata.Series, lo, hi int) Bars { return Bars{s: s, lo: lo, hi: hi} }
+
+// Len is the number of bars.
+func (b Bars) Len() int { return b.hi - b.lo }
+
+// Close is bar i's close.
+func (b Bars) Close(i int) exchange.Fixed {
+	return exchange.Fixed{Coef: b.s.Int(marketdata.Close, b.lo+i), Exp: b.s.Exp(marketdata.Close)}
+}
+
+// Field is bar i's open, high, low, close or volume.
+func (b Bars) Field(f marketdata.Field, i int) exchange.Fixed {
+	return exchange.Fixed{Coef: b.s.Int(f, b.lo+i), Exp: b.s.Exp(f)}
+}
+
+// Kline is bar i whole, as OnKline would receive it.
+func (b Bars) Kline(i int) exchange.FixedKline { return b.s.FixedKline(b.lo + i) }
+
+// OpenMs is bar i's open time in milliseconds since the epoch.
+func (b Bars) OpenMs(i int) int64 { return b.s.OpenMs(b.lo + i) }
+
+// Series is the series the bars are read from and their index range in
+// it.
+func (b Bars) Series() (s *marketdata.Series, lo, hi int) { return b.s, b.lo, b.hi }
+
+// Skip offers bars of feed f to the fast path and returns how many were
+// taken (0 when the fast path does not apply now: see Skipper). The bars
+// taken are as if delivered by OnBarRef while trading: counted, kept in
+// the feed's history, the last close the symbol's last price.
+func (r *Runtime) Skip(f Feed, bars Bars) int {
+	if bars.Len() == 0 || r.opts.Valuation != "" || len(r.open) > 0 || r.hasSchedules() {
+		return 0
+	}
+	st := r.feeds[f]
+	if st == nil || len(st.subs) != 1 || len(st.aggs) > 0 || len(st.exitSubs) > 0 {
+		return 0
+	}
+	in := st.subs[0]
+	sk, ok := in.s.(Skipper)
+	if !ok || in.stopped != nil || in.warming || in.exits != nil {
+		return 0
+	}
+	n := in.skip(sk, f, bars)
+	if n <= 0 {
+		return 0
+	}
+	r.stats.Bars += n
+	src, lo, _ := bars.Series()
+	st.hist.pushRun(src, lo, lo+n)
+	if st.last == nil {
+		st.last = r.lastEntry(f.Symbol)
+	}
+	st.last.setFixed(bars.Close(n - 1))
+	r.cur = st
+	return n
+}
+
+// skip calls the instance's Skip, stopping the instance on a panic as
+// onKline does; the count is clamped to the bars offered.
+func (in *instance) skip(sk Skipper, f Feed, bars Bars) (n int) {
+	defer in.recoverPanic()
+	n = sk.Skip(f, bars)
+	return min(max(n, 0), bars.Len())
+}
+
+// hasSchedules reports whether some instance has schedules (a Tick at
+// every step may run one).
+func (r *Runtime) hasSchedules() bool {
+	for _, in := range r.insts {
+		if len(in.schedules) > 0 {
+			return true
+		}
+	}
+	return false
+}
