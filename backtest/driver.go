@@ -119,13 +119,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 		// The fast path's runs of bars: each bar's equity sampled as
 		// the Bar and After hooks would have, at its close.
 		loop.Span = func(i int, bars strategy.Bars) {
-			s, lo, _ := bars.Series()
-			for j := range bars.Len() {
-				d.last[i] = bars.Close(j)
-				d.staleF[i] = true
-				d.valued[i] = d.quoted[i]
-				d.sampleAt(s.CloseMs(lo + j))
-			}
+			d.sampleRun(i, bars)
 			done += bars.Len()
 			if d.s.Progress != nil && done >= nextReport {
 				d.s.Progress(done, total)
@@ -175,6 +169,40 @@ func (d *driver) sampleAt(ms int64) {
 	}
 	d.exposure.mark(n, exposed)
 	d.curve.Append(ms, v)
+}
+
+// sampleRun samples each bar of a run the fast path took, as the Bar
+// hook and sample would have at each (no fill arrives during a run, so
+// only the closes move): with one symbol, in one loop.
+func (d *driver) sampleRun(i int, bars strategy.Bars) {
+	s, lo, hi := bars.Series()
+	if len(d.symbols) != 1 {
+		for j := lo; j < hi; j++ {
+			d.last[i], d.staleF[i], d.valued[i] = bars.Close(j-lo), true, d.quoted[i]
+			d.sampleAt(s.CloseMs(j))
+		}
+		return
+	}
+	d.applyNewFills()
+	d.valued[i] = d.quoted[i]
+	q, on := d.baseF[i], d.baseF[i] != 0 && d.valued[i]
+	exposed := on && q >= d.stepF[i]
+	for j := lo; j < hi; j++ {
+		c := bars.Close(j - lo)
+		v := d.quoteF
+		if on {
+			v += q * c.Float64()
+		}
+		n := d.curve.Len()
+		if n == 0 || v > d.peak {
+			d.last[i] = c
+			d.exact[n] = d.exactEquity()
+			d.peak = v
+		}
+		d.exposure.mark(n, exposed)
+		d.curve.Append(s.CloseMs(j), v)
+	}
+	d.last[i], d.staleF[i] = bars.Close(hi-lo-1), true
 }
 
 // exactEquity is the account's equity in the quote asset at the current

@@ -324,17 +324,20 @@ func Compute(in ComputeInput) Metrics {
 	dur := m.End.Sub(m.Start)
 	m.Duration = dur.String()
 	m.EquityStart, m.EquityFinal = exactAt(cv, in.Exact, 0), exactAt(cv, in.Exact, len(c)-1)
+	// The peak is the first point of the highest value, or a later point
+	// of that value that carries an exact value (producers compute it at
+	// new peaks): the last such. The exact points are few, so they are
+	// looked through rather than looked up at every point.
 	peak := 0
 	for i, v := range c {
-		// An equal value goes to the later point when only it carries an
-		// exact value (producers compute it at new peaks).
-		switch {
-		case v > c[peak]:
+		if v > c[peak] {
 			peak = i
-		case v == c[peak]:
-			if _, ok := in.Exact[i]; ok {
-				peak = i
-			}
+		}
+	}
+	first := peak
+	for i := range in.Exact {
+		if i > peak && i < len(c) && c[i] == c[first] {
+			peak = i
 		}
 	}
 	m.EquityPeak = exactAt(cv, in.Exact, peak)

@@ -166,3 +166,37 @@ func TestComputeEmpty(t *testing.T) {
 		t.Errorf("empty metrics %+v", m)
 	}
 }
+
+// The peak is printed from the exact value of the highest point: the
+// first point of the highest value, or a later point of that value that
+// carries an exact value (the last such), whatever the float values of
+// equal points.
+func TestComputePeakTies(t *testing.T) {
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		vals  []float64
+		exact map[int]string
+		want  string
+	}{
+		// No exact value at the peak: its float.
+		{[]float64{1, 3, 2, 3, 3}, map[int]string{0: "1"}, "3"},
+		// Exact at the first 3 only.
+		{[]float64{1, 3, 2, 3, 3}, map[int]string{0: "1", 1: "3.000000000000000001"}, "3.000000000000000001"},
+		// Exact at the first and the fourth: the fourth, the later.
+		{[]float64{1, 3, 2, 3, 3}, map[int]string{0: "1", 1: "3.1", 3: "3.2"}, "3.2"},
+		// An exact equal value before the highest point does not count.
+		{[]float64{2, 2, 5, 4}, map[int]string{0: "2", 1: "2.5", 2: "5.5"}, "5.5"},
+	} {
+		var curve Curve
+		for i, v := range c.vals {
+			curve.Append(t0.Add(time.Duration(i)*time.Hour).UnixMilli(), v)
+		}
+		exact := map[int]decimal.Decimal{}
+		for i, s := range c.exact {
+			exact[i] = decimal.RequireFromString(s)
+		}
+		if got := Compute(ComputeInput{Curve: curve, Exact: exact}).EquityPeak; got != c.want {
+			t.Errorf("%v with exact %v: peak %s, want %s", c.vals, c.exact, got, c.want)
+		}
+	}
+}
