@@ -56,3 +56,28 @@ func TestEMAPeek(t *testing.T) {
 		t.Fatalf("final value %v", got)
 	}
 }
+
+// An SMA that peeked at values it was then not given ends as one that
+// never peeked: Peek(v) then Update(w) adds w, and a peek survives only
+// until the next Update or Reset.
+func TestSMAPeekNotTaken(t *testing.T) {
+	a, _ := NewSMA(4)
+	b, _ := NewSMA(4)
+	for i, v := range []float64{1.5, 2.25, 1e15, 3.125, 0.1, 7, 0.3} {
+		a.Peek(v + 1)
+		a.Peek(math.NaN())
+		a.Update(v)
+		b.Update(v)
+		if i == 4 {
+			a.Peek(v)
+			a.Reset()
+			b.Reset()
+		}
+		if math.Float64bits(a.Value()) != math.Float64bits(b.Value()) || a.Ready() != b.Ready() {
+			t.Fatalf("after %d values: %v, %v against %v, %v", i+1, a.Value(), a.Ready(), b.Value(), b.Ready())
+		}
+	}
+	if got := b.Value(); got != 0 || b.Ready() {
+		t.Fatalf("two values after a reset: %v, ready %v", got, b.Ready())
+	}
+}

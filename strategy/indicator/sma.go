@@ -1,5 +1,7 @@
 package indicator
 
+import "math"
+
 // SMA is the simple moving average: the mean of the last n values. Its
 // first value is defined by the n-th update.
 type SMA struct {
@@ -7,6 +9,14 @@ type SMA struct {
 	next  int
 	count int
 	sum   ksum
+	// peek is the state Peek computed for a value; an Update with the
+	// same value (the same bits) takes it instead of adding again.
+	peek struct {
+		ok    bool
+		v     float64
+		sum   ksum
+		count int
+	}
 }
 
 // NewSMA returns an SMA over n values; n must be at least 1.
@@ -23,12 +33,25 @@ func (s *SMA) Update(v float64) {
 	if !finite(v) {
 		return
 	}
+	if p := &s.peek; p.ok {
+		p.ok = false
+		if math.Float64bits(p.v) == math.Float64bits(v) {
+			s.sum, s.count = p.sum, p.count
+			s.push(v)
+			return
+		}
+	}
 	if s.count == len(s.buf) {
 		s.sum.add(-s.buf[s.next])
 	} else {
 		s.count++
 	}
 	s.sum.add(v)
+	s.push(v)
+}
+
+// push puts v in the window's next slot.
+func (s *SMA) push(v float64) {
 	s.buf[s.next] = v
 	if s.next++; s.next == len(s.buf) {
 		s.next = 0
@@ -50,6 +73,7 @@ func (s *SMA) Peek(v float64) (value float64, ready bool) {
 		count++
 	}
 	sum.add(v)
+	s.peek.ok, s.peek.v, s.peek.sum, s.peek.count = true, v, sum, count
 	if count != len(s.buf) {
 		return 0, false
 	}
@@ -71,4 +95,4 @@ func (s *SMA) Value() float64 {
 func (s *SMA) Period() int { return len(s.buf) }
 
 // Reset forgets all values.
-func (s *SMA) Reset() { s.next, s.count, s.sum = 0, 0, ksum{} }
+func (s *SMA) Reset() { s.next, s.count, s.sum, s.peek.ok = 0, 0, ksum{}, false }
