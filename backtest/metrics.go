@@ -355,6 +355,9 @@ func Compute(in ComputeInput) Metrics {
 	// summed in the same order as a slice would be.
 	ret := func(i int) (float64, bool) {
 		a := c[i-1]
+		if c[i] == a {
+			return 0, a > 0 // a/a - 1, without the division: flat bars are most bars
+		}
 		return c[i]/a - 1, a > 0
 	}
 	var n int
