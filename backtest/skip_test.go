@@ -1,8 +1,6 @@
 package backtest
 
 import (
-	"math"
-	"reflect"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -42,30 +40,11 @@ func countingRegistry(skipped, stepped *int) *strategy.Registry {
 	return reg
 }
 
-// sameResult fails unless a and b are the same result: every fill,
-// trade, metric, balance and lock, and every equity point to the bit.
+// sameResult fails unless a and b are the same result (sameResults).
 func sameResult(t *testing.T, a, b *Result) {
 	t.Helper()
-	if a.Curve.Len() != b.Curve.Len() {
-		t.Fatalf("curves of %d and %d points", a.Curve.Len(), b.Curve.Len())
-	}
-	for i := range a.Curve.Len() {
-		pa, pb := a.Curve.Point(i), b.Curve.Point(i)
-		if pa.At != pb.At || math.Float64bits(pa.Value) != math.Float64bits(pb.Value) {
-			t.Fatalf("curve point %d: %v against %v", i, pa, pb)
-		}
-	}
-	for _, c := range []struct {
-		name string
-		a, b any
-	}{
-		{"fills", a.Fills, b.Fills}, {"trades", a.Trades, b.Trades}, {"metrics", a.Metrics, b.Metrics},
-		{"exact", a.Exact, b.Exact}, {"exposure", a.Exposure, b.Exposure}, {"balances", a.Balances, b.Balances},
-		{"buy and hold", a.BuyHold, b.BuyHold}, {"stopped", a.Stopped, b.Stopped}, {"locks", a.Locks, b.Locks},
-	} {
-		if !reflect.DeepEqual(c.a, c.b) {
-			t.Fatalf("the %s differ:\n%v\n%v", c.name, c.a, c.b)
-		}
+	if err := sameResults(a, b); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -186,5 +165,37 @@ func TestFastPathOff(t *testing.T) {
 				t.Fatalf("%d bars skipped, %d stepped: want none skipped", skipped, stepped)
 			}
 		})
+	}
+}
+
+// greedySkipper takes every bar offered, as a broken Skip would: it
+// misses the crosses that smacross trades on.
+type greedySkipper struct{ *smacross.Strategy }
+
+func (greedySkipper) Skip(_ strategy.Feed, bars strategy.Bars) int { return bars.Len() }
+
+// VerifyFastPath passes a correct Skip and names the first difference a
+// wrong one makes.
+func TestVerifyFastPath(t *testing.T) {
+	spec := sampleSpec(t)
+	if err := VerifyFastPath(t.Context(), spec); err != nil {
+		t.Fatal(err)
+	}
+	reg := strategy.NewRegistry()
+	reg.Register("smacross", func(cfg strategy.Config) (strategy.Strategy, error) {
+		s, err := smacross.New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return greedySkipper{s.(*smacross.Strategy)}, nil
+	})
+	spec.Registry = reg
+	// The greedy Skip takes the first cross, whose buy the stepwise run
+	// makes: from the fill on, the stepwise equity moves with the price
+	// and the greedy run's stays at its starting 10,000.
+	err := VerifyFastPath(t.Context(), spec)
+	want := "backtest: equity point 36: the fast path's 2020-11-19T19:00:00Z 10000, stepwise 2020-11-19T19:00:00Z 9971.872133976398"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
 	}
 }
