@@ -140,7 +140,7 @@ func (l *Loop) Run(ctx context.Context, f Feed) error {
 		return errors.New("session: a loop needs a runtime and a feed")
 	}
 	sf, _ := f.(spanFeed)
-	if l.Span == nil || l.Sim == nil {
+	if l.Span == nil || l.Sim == nil || !l.Runtime.Skips() {
 		sf = nil
 	}
 	for {

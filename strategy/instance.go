@@ -26,6 +26,7 @@ type instance struct {
 	s         Strategy
 	fills     FillHandler
 	updates   OrderHandler
+	skipper   Skipper // the strategy's fast path; nil without
 	feeds     []Feed
 	schedules []*schedule
 	positions map[string]*Position

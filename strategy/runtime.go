@@ -115,6 +115,8 @@ type Runtime struct {
 	seq          int64
 	stats        Stats
 	killed       bool
+	skippers     bool // some instance is a Skipper
+	scheduled    bool // some instance has schedules
 }
 
 // feedState is everything a bar of one feed touches, found with one map
@@ -209,6 +211,7 @@ func (r *Runtime) Add(cfg Config, s Strategy) error {
 		log: r.log.With(slog.String("instance", cfg.ID))}
 	in.fills, _ = s.(FillHandler)
 	in.updates, _ = s.(OrderHandler)
+	in.skipper, _ = s.(Skipper)
 	r.insts = append(r.insts, in)
 	for _, f := range feeds {
 		r.subscribe(f, in)
@@ -228,6 +231,8 @@ func (r *Runtime) Add(cfg Config, s Strategy) error {
 			in.schedules = append(in.schedules, &schedule{Schedule: sc, cron: cs})
 		}
 	}
+	r.skippers = r.skippers || in.skipper != nil
+	r.scheduled = r.scheduled || len(in.schedules) > 0
 	return nil
 }
 

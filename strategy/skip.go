@@ -66,16 +66,21 @@ func (b Bars) Series() (s *marketdata.Series, lo, hi int) { return b.s, b.lo, b.
 // taken are as if delivered by OnBarRef while trading: counted, kept in
 // the feed's history, the last close the symbol's last price.
 func (r *Runtime) Skip(f Feed, bars Bars) int {
-	if bars.Len() == 0 || r.opts.Valuation != "" || len(r.open) > 0 || r.hasSchedules() {
+	if !r.skippers || r.scheduled || bars.Len() == 0 || r.opts.Valuation != "" || len(r.open) > 0 {
 		return 0
 	}
-	st := r.feeds[f]
-	if st == nil || len(st.subs) != 1 || len(st.aggs) > 0 || len(st.exitSubs) > 0 {
+	st := r.cur
+	if st == nil || st.feed != f {
+		if st = r.feeds[f]; st == nil {
+			return 0
+		}
+	}
+	if len(st.subs) != 1 || len(st.aggs) > 0 || len(st.exitSubs) > 0 {
 		return 0
 	}
 	in := st.subs[0]
-	sk, ok := in.s.(Skipper)
-	if !ok || in.stopped != nil || in.warming || in.exits != nil {
+	sk := in.skipper
+	if sk == nil || in.stopped != nil || in.warming || in.exits != nil {
 		return 0
 	}
 	n := in.skip(sk, f, bars)
@@ -101,13 +106,6 @@ func (in *instance) skip(sk Skipper, f Feed, bars Bars) (n int) {
 	return min(max(n, 0), bars.Len())
 }
 
-// hasSchedules reports whether some instance has schedules (a Tick at
-// every step may run one).
-func (r *Runtime) hasSchedules() bool {
-	for _, in := range r.insts {
-		if len(in.schedules) > 0 {
-			return true
-		}
-	}
-	return false
-}
+// Skips reports whether some instance has the fast path (Skipper) and
+// none has schedules: whether Skip can ever take a bar.
+func (r *Runtime) Skips() bool { return r.skippers && !r.scheduled }
