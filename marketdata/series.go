@@ -133,25 +133,32 @@ func (s *Series) Kline(i int) exchange.Kline {
 
 // FixedKline returns bar i in its compact form: the columns' integers
 // with the series' exponents, so each number is the decimal Kline(i)
-// gives without building it. The times are built from milliseconds
-// (time.UnixMilli is cheaper than time.Time.Add; a replay calls this at
-// every bar).
+// gives without building it (FixedKlineTo).
 func (s *Series) FixedKline(i int) exchange.FixedKline {
+	var k exchange.FixedKline
+	s.FixedKlineTo(i, &k)
+	return k
+}
+
+// FixedKlineTo writes bar i into *k, field by field: a replay's buffer
+// is written in place, not built aside and copied (a copy read back right
+// after its fields were stored stalls the processor). The times are
+// built from milliseconds (time.UnixMilli is cheaper than time.Time.Add;
+// a replay calls this at every bar).
+func (s *Series) FixedKlineTo(i int, k *exchange.FixedKline) {
 	ms := s.t[i]
-	k := exchange.FixedKline{
-		OpenTime: time.UnixMilli(ms).UTC(),
-		Open:     exchange.Fixed{Coef: s.cols[Open][i], Exp: s.priceExp},
-		High:     exchange.Fixed{Coef: s.cols[High][i], Exp: s.priceExp},
-		Low:      exchange.Fixed{Coef: s.cols[Low][i], Exp: s.priceExp},
-		Close:    exchange.Fixed{Coef: s.cols[Close][i], Exp: s.priceExp},
-		Volume:   exchange.Fixed{Coef: s.cols[Volume][i], Exp: s.volExp},
-	}
+	k.OpenTime = time.UnixMilli(ms).UTC()
 	if d := s.durMs; d > 0 {
 		k.CloseTime = time.UnixMilli(ms + d - 1).UTC()
 	} else {
 		k.CloseTime = s.interval.Next(k.OpenTime).Add(-time.Millisecond)
 	}
-	return k
+	k.Open = exchange.Fixed{Coef: s.cols[Open][i], Exp: s.priceExp}
+	k.High = exchange.Fixed{Coef: s.cols[High][i], Exp: s.priceExp}
+	k.Low = exchange.Fixed{Coef: s.cols[Low][i], Exp: s.priceExp}
+	k.Close = exchange.Fixed{Coef: s.cols[Close][i], Exp: s.priceExp}
+	k.Volume = exchange.Fixed{Coef: s.cols[Volume][i], Exp: s.volExp}
+	k.QuoteVolume = exchange.Fixed{}
 }
 
 // CloseMs is the millisecond at which bar i closes (its next bar's

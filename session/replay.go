@@ -208,4 +208,4 @@ func (r *Replay) skip(n int) (*exchange.FixedKline, time.Time) {
 
 // bar copies bar n of series i into its buffer (Series.FixedKline): the
 // series' numbers as it was read, no decimal built.
-func (r *Replay) bar(i, n int) { r.kbuf[i] = r.series[i].FixedKline(n) }
+func (r *Replay) bar(i, n int) { r.series[i].FixedKlineTo(n, &r.kbuf[i]) }
