@@ -1,10 +1,12 @@
 package backtest
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/strategies/smacross"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -21,8 +23,8 @@ func (c countingSkipper) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 	return c.Strategy.OnKline(ctx, bar)
 }
 
-func (c countingSkipper) Skip(f strategy.Feed, bars strategy.Bars) int {
-	n := c.Strategy.Skip(f, bars)
+func (c countingSkipper) Skip(ctx strategy.Context, f strategy.Feed, bars strategy.Bars) int {
+	n := c.Strategy.Skip(ctx, f, bars)
 	*c.skipped += n
 	return n
 }
@@ -172,7 +174,7 @@ func TestFastPathOff(t *testing.T) {
 // misses the crosses that smacross trades on.
 type greedySkipper struct{ *smacross.Strategy }
 
-func (greedySkipper) Skip(_ strategy.Feed, bars strategy.Bars) int { return bars.Len() }
+func (greedySkipper) Skip(_ strategy.Context, _ strategy.Feed, bars strategy.Bars) int { return bars.Len() }
 
 // VerifyFastPath passes a correct Skip and names the first difference a
 // wrong one makes.
@@ -197,5 +199,50 @@ func TestVerifyFastPath(t *testing.T) {
 	want := "backtest: equity point 36: the fast path's 2020-11-19T19:00:00Z 10000, stepwise 2020-11-19T19:00:00Z 9971.872133976398"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v\nwant %s", err, want)
+	}
+}
+
+// placingSkipper tries to buy from Skip, which the fast path refuses.
+type placingSkipper struct {
+	*smacross.Strategy
+	errs *[]error
+}
+
+func (p placingSkipper) Skip(ctx strategy.Context, f strategy.Feed, bars strategy.Bars) int {
+	_, err := ctx.Place(exchange.NewOrder{Symbol: f.Symbol, Side: exchange.SideBuy, Type: exchange.TypeMarket, QuoteOrderQty: decimal.NewFromInt(100)})
+	*p.errs = append(*p.errs, err)
+	return p.Strategy.Skip(ctx, f, bars)
+}
+
+// An order placed from Skip is refused with ErrSkipping and reaches no
+// exchange: the run is smacross's own.
+func TestSkipCannotPlace(t *testing.T) {
+	spec := sampleSpec(t)
+	want, err := Run(t.Context(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errs []error
+	reg := strategy.NewRegistry()
+	reg.Register("smacross", func(cfg strategy.Config) (strategy.Strategy, error) {
+		s, err := smacross.New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return placingSkipper{s.(*smacross.Strategy), &errs}, nil
+	})
+	spec.Registry = reg
+	got, err := Run(t.Context(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResult(t, got, want)
+	if len(errs) != 176 {
+		t.Fatalf("%d calls of Skip", len(errs))
+	}
+	for _, err := range errs {
+		if !errors.Is(err, strategy.ErrSkipping) {
+			t.Fatalf("Place from Skip: %v", err)
+		}
 	}
 }

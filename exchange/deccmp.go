@@ -155,3 +155,18 @@ func CmpMul(a, b, c decimal.Decimal) int {
 	p, ok := product(sb, sc)
 	return cmpToProduct(splitOf(a), p, ok, sb, sc)
 }
+
+// CmpMulFixed is CmpMul with c a Fixed: a against b × c, without building
+// c's decimal unless the product does not fit (a position's value at a
+// bar's close against a minimum, say, at every bar of a strategy's fast
+// path).
+func CmpMulFixed(a, b decimal.Decimal, c Fixed) int {
+	sb, sc := splitOf(b), split{s: c.small(), ok: true}
+	p, ok := product(sb, sc)
+	if ok {
+		if sa := splitOf(a); sa.ok {
+			return cmpSmall(sa.s, p)
+		}
+	}
+	return a.Cmp(b.Mul(c.Decimal()))
+}

@@ -47,6 +47,11 @@ func TestCmpDecMatchesCmp(t *testing.T) {
 		if got, want := CmpMul(a, b, c), a.Cmp(b.Mul(c)); got != want {
 			t.Fatalf("CmpMul(%s, %s, %s) = %d, want %d", a, b, c, got, want)
 		}
+		if f, ok := FixedOf(c); ok {
+			if got, want := CmpMulFixed(a, b, f), a.Cmp(b.Mul(c)); got != want {
+				t.Fatalf("CmpMulFixed(%s, %s, %s) = %d, want %d", a, b, c, got, want)
+			}
+		}
 	}
 	tests := []struct {
 		a, b string
@@ -66,7 +71,8 @@ func TestCmpDecMatchesCmp(t *testing.T) {
 
 func TestCmpDecDoesNotAllocate(t *testing.T) {
 	a, b, c := decimal.RequireFromString("19000.5"), decimal.RequireFromString("20000"), decimal.RequireFromString("1.1")
-	if n := testing.AllocsPerRun(100, func() { cmpDec(a, b); CmpMul(a, b, c); CmpDecimal(a, b) }); n != 0 {
+	f := NewFixed(11, -1)
+	if n := testing.AllocsPerRun(100, func() { cmpDec(a, b); CmpMul(a, b, c); CmpDecimal(a, b); CmpMulFixed(a, b, f) }); n != 0 {
 		t.Errorf("%v allocations, want 0", n)
 	}
 }

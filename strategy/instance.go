@@ -27,6 +27,7 @@ type instance struct {
 	fills     FillHandler
 	updates   OrderHandler
 	skipper   Skipper // the strategy's fast path; nil without
+	skipping  bool    // inside Skip: orders are refused
 	feeds     []Feed
 	schedules []*schedule
 	positions map[string]*Position

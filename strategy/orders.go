@@ -128,6 +128,8 @@ func (in *instance) canTrade(operator bool) error {
 		return ErrStopped
 	case in.warming:
 		return ErrWarmingUp
+	case in.skipping:
+		return ErrSkipping
 	case in.rt.killed:
 		err := &risk.Rejection{Rule: risk.RuleKillSwitch, Reason: in.rt.opts.Gate.Killed()}
 		in.rt.refused(err)

@@ -1,6 +1,8 @@
 package strategy
 
 import (
+	"errors"
+
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
 )
@@ -14,18 +16,28 @@ import (
 //
 // Skip takes the bars from the first, in order, for as long as OnKline on
 // each would do nothing but update the strategy's own state (its
-// indicators): it would place or cancel nothing, ask the Context nothing
-// and return nil. It returns how many bars it took, and must leave the
-// strategy exactly as OnKline on those bars would have (the same float64
-// in every indicator, bit for bit: indicator.SMA.Peek and EMA.Peek look
-// at a bar's values without taking it). The first bar it does not take
-// is delivered through OnKline, as are all bars when it takes none.
+// indicators): place or cancel nothing and return nil. It returns how many
+// bars it took, and must leave the strategy exactly as OnKline on those
+// bars would have (the same float64 in every indicator, bit for bit:
+// indicator.SMA.Peek and EMA.Peek look at a bar's values without taking
+// it). The first bar it does not take is delivered through OnKline, as
+// are all bars when it takes none.
+//
+// ctx is the instance's Context, to read what cannot change during the
+// run (no order is open and none fills): Position, Balance, Rules,
+// OpenOrders (none), WarmingUp (false). LastPrice and Now are those of the
+// bar before the run, not of the bars in it: read the bars instead. An
+// order placed from Skip is refused (ErrSkipping).
 //
 // A backtest with Skip gives the same fills, equity and reports as one
-// without (backtest.Spec.Stepwise turns the fast path off to compare).
+// without: backtest.VerifyFastPath runs both and names the first
+// difference (backtest.Spec.Stepwise turns the fast path off).
 type Skipper interface {
-	Skip(f Feed, bars Bars) int
+	Skip(ctx Context, f Feed, bars Bars) int
 }
+
+// ErrSkipping refuses an order placed from Skip.
+var ErrSkipping = errors.New("strategy: orders are refused during Skip (the fast path): return the bar's index instead")
 
 // Bars is a run of consecutive closed bars of one feed, read from the
 // columns of the series a backtest replays: numbers compact, nothing
@@ -101,8 +113,10 @@ func (r *Runtime) Skip(f Feed, bars Bars) int {
 // skip calls the instance's Skip, stopping the instance on a panic as
 // onKline does; the count is clamped to the bars offered.
 func (in *instance) skip(sk Skipper, f Feed, bars Bars) (n int) {
+	in.skipping = true
+	defer func() { in.skipping = false }()
 	defer in.recoverPanic()
-	n = sk.Skip(f, bars)
+	n = sk.Skip(in, f, bars)
 	return min(max(n, 0), bars.Len())
 }
 

@@ -185,7 +185,7 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 // neither cross nor (entry: state) stand fast above slow, the bars on
 // which OnKline would only update them. Each bar's averages are peeked
 // first; a bar that would buy or sell is left for OnKline.
-func (s *Strategy) Skip(f strategy.Feed, bars strategy.Bars) int {
+func (s *Strategy) Skip(_ strategy.Context, f strategy.Feed, bars strategy.Bars) int {
 	b := s.books[f.Symbol]
 	if b == nil {
 		return bars.Len() // OnKline ignores a symbol it has no book for
