@@ -174,7 +174,9 @@ func TestFastPathOff(t *testing.T) {
 // misses the crosses that smacross trades on.
 type greedySkipper struct{ *smacross.Strategy }
 
-func (greedySkipper) Skip(_ strategy.Context, _ strategy.Feed, bars strategy.Bars) int { return bars.Len() }
+func (greedySkipper) Skip(_ strategy.Context, _ strategy.Feed, bars strategy.Bars) int {
+	return bars.Len()
+}
 
 // VerifyFastPath passes a correct Skip and names the first difference a
 // wrong one makes.
