@@ -3,6 +3,7 @@ package backtest
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -59,9 +60,12 @@ func TestFastPathSameResult(t *testing.T) {
 		name   string
 		params map[string]any
 		fill   func(*FillModel)
+		// protect are protections (they act at fills and orders, so the
+		// fast path stays on).
+		protect *strategy.Protections
 		// wantFills and wantSkipped are how many fills the run makes and
 		// how many bars the fast path takes.
-		wantFills, wantSkipped int
+		wantFills, wantSkipped, wantLocks int
 	}
 	variants := []variant{
 		{name: "sma cross", params: map[string]any{"fast": 10, "slow": 30, "fraction": "0.95"},
@@ -75,11 +79,17 @@ func TestFastPathSameResult(t *testing.T) {
 		{name: "signal close, slippage", params: map[string]any{"fast": 8, "slow": 21, "fraction": "0.9"},
 			fill:      func(f *FillModel) { f.AtSignalClose = true; f.SlippageBps = decimal.NewFromInt(5) },
 			wantFills: 236, wantSkipped: 3826},
+		{name: "protections", params: map[string]any{"fast": 5, "slow": 15, "fraction": "0.9"},
+			protect: &strategy.Protections{
+				LowProfit:   strategy.LowProfitLock{Trades: 2, Percent: decimal.NewFromInt(0), Window: 48 * time.Hour, Lock: 24 * time.Hour},
+				MaxDrawdown: strategy.DrawdownLock{Percent: decimal.NewFromInt(3), Window: 96 * time.Hour, Lock: 12 * time.Hour}},
+			wantFills: 228, wantSkipped: 3744, wantLocks: 84},
 	}
 	for _, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
 			base := sampleSpec(t)
 			base.Instances[0].Params = v.params
+			base.Instances[0].Protections = v.protect
 			if v.fill != nil {
 				v.fill(&base.Fill)
 			}
@@ -98,6 +108,9 @@ func TestFastPathSameResult(t *testing.T) {
 				t.Fatal(err)
 			}
 			sameResult(t, a, b)
+			if len(a.Locks) != v.wantLocks {
+				t.Fatalf("%d protection locks, want %d", len(a.Locks), v.wantLocks)
+			}
 			bars := base.Data["BTCUSDT"].Len()
 			if skipped2 != 0 || stepped2 != bars {
 				t.Fatalf("stepwise: %d bars skipped, %d stepped; want 0 and %d", skipped2, stepped2, bars)
