@@ -21,6 +21,9 @@ type Options struct {
 	// reports them (the simulator's port), passed on to the runtime.
 	Port   exchange.Trader
 	Events exchange.EventSource
+	// Balances is the port's cheap balance read, when it has one (the
+	// simulator's), passed on to the runtime.
+	Balances strategy.BalanceReader
 	// Journal records orders, fills, state and runs.
 	Journal strategy.Journal
 	// Clock is the runtime's clock: simulated time, or the wall clock.
@@ -67,7 +70,7 @@ func NewRuntime(o Options) (*strategy.Runtime, *risk.Gate, error) {
 	if o.Risk.MaxDrawdown.IsPositive() || o.Risk.MaxDailyLoss.IsPositive() {
 		valuation = o.Quote
 	}
-	rt, err := strategy.New(strategy.Options{Trader: o.Port, Events: o.Events, Gate: gate, Journal: o.Journal, Clock: o.Clock,
+	rt, err := strategy.New(strategy.Options{Trader: o.Port, Events: o.Events, Balances: o.Balances, Gate: gate, Journal: o.Journal, Clock: o.Clock,
 		Logger: o.Logger, BaseInterval: o.BaseInterval, MergeGaps: o.MergeGaps, Valuation: valuation, ScheduleGrace: o.ScheduleGrace, Locks: o.Locks})
 	if err != nil {
 		return nil, nil, err

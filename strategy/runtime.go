@@ -67,8 +67,18 @@ type Options struct {
 	// assertion does not see through a wrapper. When it also has
 	// MayHaveEvents, a Sync with nothing queued skips the drain.
 	Events exchange.EventSource
+	// Balances, when set, is the cheap read of the account's balances the
+	// runtime refreshes after fills (the simulator's AppendBalances)
+	// instead of Trader.Account; passed explicitly as Events is.
+	Balances BalanceReader
 	// Locks, when set, records the protections' locks (the store).
 	Locks LockRecorder
+}
+
+// BalanceReader appends an account's balances (every asset with a free or
+// locked amount, as Account lists them) to dst and returns the slice.
+type BalanceReader interface {
+	AppendBalances(dst []exchange.Balance) ([]exchange.Balance, error)
 }
 
 // Runtime drives strategy instances: it delivers closed bars and schedule
@@ -97,7 +107,8 @@ type Runtime struct {
 	rules     map[string]*exchange.SymbolInfo
 	last      map[string]*lastPx // present once a price was seen
 	bal       map[string]exchange.Balance
-	stale     bool // balances need a refresh
+	balBuf    []exchange.Balance // Options.Balances' reused reply
+	stale     bool               // balances need a refresh
 	// valued are the holdings equity is valued with, listed from bal
 	// when valuedOK; terms is scratch for the sum.
 	valued   []valuedAsset
@@ -668,12 +679,22 @@ func (r *Runtime) nextClientID(in *instance) string {
 }
 
 func (r *Runtime) refreshBalances() error {
-	acct, err := r.opts.Trader.Account(r.ctx)
-	if err != nil {
-		return fmt.Errorf("strategy: loading balances: %w", err)
+	bs := r.balBuf[:0]
+	if br := r.opts.Balances; br != nil {
+		var err error
+		if bs, err = br.AppendBalances(bs); err != nil {
+			return fmt.Errorf("strategy: loading balances: %w", err)
+		}
+		r.balBuf = bs
+	} else {
+		acct, err := r.opts.Trader.Account(r.ctx)
+		if err != nil {
+			return fmt.Errorf("strategy: loading balances: %w", err)
+		}
+		bs = acct.Balances
 	}
 	clear(r.bal)
-	for _, b := range acct.Balances {
+	for _, b := range bs {
 		r.bal[b.Asset] = b
 	}
 	r.stale = false
