@@ -498,3 +498,46 @@ func TestRuntimeForgetsOldFinishedOrders(t *testing.T) {
 		t.Errorf("the open order: %v", err)
 	}
 }
+
+// countingReader is a BalanceReader answering fixed balances and counting
+// its reads.
+type countingReader struct {
+	reads    int
+	balances []exchange.Balance
+}
+
+func (c *countingReader) AppendBalances(dst []exchange.Balance) ([]exchange.Balance, error) {
+	c.reads++
+	return append(dst, c.balances...), nil
+}
+
+// With Options.Balances the runtime reads balances from it (once a
+// refresh), never from the trader's Account.
+func TestBalancesFromReader(t *testing.T) {
+	ft := newFakeTrader(newMemJournal())
+	ft.balances = []exchange.Balance{{Asset: "USDT", Free: d("1")}} // what Account would say
+	reader := &countingReader{balances: []exchange.Balance{{Asset: "BTC", Free: d("0.5"), Locked: d("0.25")}, {Asset: "USDT", Free: d("123.45")}}}
+	g, _ := risk.New(risk.Limits{})
+	rt, err := New(Options{Trader: ft, Balances: reader, Gate: g, Journal: NewMemoryJournal(), Clock: &testClock{t: t0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Add(Config{Name: "t", ID: "b", Symbols: []string{"BTCUSDT"}, Interval: "1m"}, &countingStrategy{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	in := rt.insts[0]
+	usdt, btc := in.Balance("USDT"), in.Balance("BTC")
+	if got := usdt.Free.String() + " " + btc.Free.String() + " " + btc.Locked.String(); got != "123.45 0.5 0.25" {
+		t.Fatalf("balances %s", got)
+	}
+	if reader.reads != 1 {
+		t.Fatalf("%d reads, want 1", reader.reads)
+	}
+	rt.stale = true
+	if got := in.Balance("ETH"); !got.Free.IsZero() || got.Asset != "ETH" || reader.reads != 2 {
+		t.Fatalf("ETH %+v after %d reads", got, reader.reads)
+	}
+}
