@@ -183,8 +183,16 @@ func (x *Exchange) reachesFixed(m *market, k *exchange.FixedKline) bool {
 
 // fillPending fills orders waiting for this bar's open.
 func (x *Exchange) fillPending(m *market, k exchange.Kline) {
+	// The list is taken while its orders fill (nothing places an order
+	// meanwhile) and its array serves the next bar's.
 	pend := m.pending
 	m.pending = nil
+	defer func() {
+		if m.pending == nil {
+			clear(pend)
+			m.pending = pend[:0]
+		}
+	}()
 	for _, o := range pend {
 		o.pending = false
 		if o.final() {

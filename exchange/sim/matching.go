@@ -338,7 +338,7 @@ func (x *Exchange) matchBook(m *market, taker *order) {
 		price := maker.price
 		qty := maker.left
 		if taker.byQuote {
-			qty = m.info.FloorQty(taker.left.Div(price))
+			qty = floorQuotient(taker.left, price, m.info.QtyScale())
 			if exchange.CmpDecimal(maker.left, qty) < 0 {
 				qty = maker.left
 			}
@@ -374,12 +374,12 @@ func (x *Exchange) takeMarket(m *market, o *order, p decimal.Decimal) {
 		per = price.Mul(one.Add(m.info.TakerCommission))
 	}
 	if o.byQuote {
-		qty = m.info.FloorQty(o.left.Div(per))
+		qty = floorQuotient(o.left, per, m.info.QtyScale())
 	} else if o.buy() && o.typ == typeMarket {
 		// A quantity-sized market buy locked at the last price; pay a
 		// higher fill from free funds, or fill what the funds allow.
 		b := o.acct.bal(m.info.QuoteAsset)
-		if afford := m.info.FloorQty(b.free.add(o.lock).dec().Div(per)); afford.LessThan(qty) {
+		if afford := floorQuotient(b.free.add(o.lock).dec(), per, m.info.QtyScale()); afford.LessThan(qty) {
 			qty = afford
 		}
 	}
@@ -470,7 +470,7 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 	x.unreported = append(x.unreported, ownTrade{o, t})
 	o.dirty()
 	m.setLast(price)
-	if !o.left.IsPositive() || (o.byQuote && !m.info.FloorQty(o.left.Div(price)).IsPositive()) {
+	if !o.left.IsPositive() || (o.byQuote && !floorQuotientPositive(o.left, price, m.info.QtyScale())) {
 		x.finish(m, o, statusFilled, false)
 	}
 }
