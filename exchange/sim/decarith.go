@@ -60,13 +60,7 @@ func sumDec(a, b decimal.Decimal, neg bool) decimal.Decimal {
 	ac, ae, ok1 := narrowOf(a)
 	bc, be, ok2 := narrowOf(b)
 	if ok1 && ok2 {
-		e := min(ae, be)
-		x, okx := scaleUp(ac, ae-e)
-		y, oky := scaleUp(bc, be-e)
-		if neg {
-			y = -y // |y| < 2^63: never MinInt64
-		}
-		if s := x + y; okx && oky && (s > x) == (y > 0) && s != math.MinInt64 {
+		if s, e, ok := sumNarrow(ac, ae, bc, be, neg); ok {
 			return decimal.New(s, e)
 		}
 	}
@@ -181,4 +175,19 @@ func floorQuotientPositive(n, d decimal.Decimal, qtyScale int32) bool {
 		}
 	}
 	return n.Div(d).Truncate(qtyScale).IsPositive()
+}
+
+// sumNarrow is sumDec on coefficients and exponents, false when the
+// result does not fit 64 bits.
+func sumNarrow(ac int64, ae int32, bc int64, be int32, neg bool) (int64, int32, bool) {
+	e := min(ae, be)
+	x, okx := scaleUp(ac, ae-e)
+	y, oky := scaleUp(bc, be-e)
+	if neg {
+		y = -y // |y| < 2^63: never MinInt64
+	}
+	if s := x + y; okx && oky && (s > x) == (y > 0) && s != math.MinInt64 {
+		return s, e, true
+	}
+	return 0, 0, false
 }

@@ -54,7 +54,33 @@ func walkBars(n int, t0 time.Time) []exchange.FixedKline {
 // open), the events are drained and the account read (the runtime
 // refreshes its balances after a fill). The bars are distinct, generated
 // here. One op is the two orders; ns/order and allocs/order are per order.
+// The account is read with Account (what the runtime does) or with
+// AppendBalances into a reused slice (the cheaper read the runtime could
+// use).
 func BenchmarkMarketOrderLife(b *testing.B) {
+	b.Run("account", func(b *testing.B) {
+		ctx := context.Background()
+		marketOrderLife(b, func(p *Port) int {
+			acct, err := p.Account(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return len(acct.Balances)
+		})
+	})
+	b.Run("balances", func(b *testing.B) {
+		var bal []exchange.Balance
+		marketOrderLife(b, func(p *Port) int {
+			var err error
+			if bal, err = p.AppendBalances(bal[:0]); err != nil {
+				b.Fatal(err)
+			}
+			return len(bal)
+		})
+	})
+}
+
+func marketOrderLife(b *testing.B, read func(*Port) int) {
 	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	x, err := New(Options{Start: t0, Symbols: []exchange.SymbolInfo{backtestSymbol()}, SingleDriver: true,
 		KlineRetention: 1, OwnTradeRetention: 1000, TradeRetention: 1000})
@@ -105,9 +131,8 @@ func BenchmarkMarketOrderLife(b *testing.B) {
 		if len(events) != 2 || events[1].Order.Status != exchange.StatusFilled || len(events[1].Trades) != 1 {
 			b.Fatalf("events %+v", events)
 		}
-		acct, err := p.Account(ctx)
-		if err != nil || len(acct.Balances) != 2 {
-			b.Fatalf("account %+v, %v", acct, err)
+		if n := read(p); n != 2 {
+			b.Fatalf("%d balances, want 2", n)
 		}
 		return events[1].Order.ExecutedQty
 	}
