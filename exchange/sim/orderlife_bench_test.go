@@ -83,7 +83,7 @@ func BenchmarkMarketOrderLife(b *testing.B) {
 func marketOrderLife(b *testing.B, read func(*Port) int) {
 	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	x, err := New(Options{Start: t0, Symbols: []exchange.SymbolInfo{backtestSymbol()}, SingleDriver: true,
-		KlineRetention: 1, OwnTradeRetention: 1000, TradeRetention: 1000})
+		KlineRetention: 1, OwnTradeRetention: 1000, TradeRetention: 1000, HistoryRetention: 31 * 24 * time.Hour})
 	if err != nil {
 		b.Fatal(err)
 	}
