@@ -187,12 +187,6 @@ func (x *Exchange) fillPending(m *market, k exchange.Kline) {
 	// meanwhile) and its array serves the next bar's.
 	pend := m.pending
 	m.pending = nil
-	defer func() {
-		if m.pending == nil {
-			clear(pend)
-			m.pending = pend[:0]
-		}
-	}()
 	for _, o := range pend {
 		o.pending = false
 		if o.final() {
@@ -206,6 +200,10 @@ func (x *Exchange) fillPending(m *market, k exchange.Kline) {
 			x.finish(m, o, statusCanceled, false)
 		}
 		x.flush(o)
+	}
+	if m.pending == nil {
+		clear(pend)
+		m.pending = pend[:0]
 	}
 }
 
