@@ -112,11 +112,13 @@ func divFloor(nc int64, ne int32, dc int64, de int32, prec, scale int32) (int64,
 	}
 	exp := -prec
 	if scale < prec { // Truncate: towards zero
-		k := int64(prec) - int64(scale)
-		if k >= int64(len(pow10i)) {
-			q = 0
-		} else {
+		switch k := int64(prec) - int64(scale); {
+		case k < int64(len(pow10i)):
 			q /= uint64(pow10i[k])
+		case k == int64(len(pow10i)):
+			q /= 10 * uint64(pow10i[k-1]) // 10^19 still fits a uint64
+		default:
+			q = 0 // q < 2^64 < 10^20
 		}
 		exp = -scale
 	}

@@ -113,3 +113,25 @@ func TestFloorQuotientAllocations(t *testing.T) {
 		t.Errorf("floorQuotientPositive: %v allocations, want 0", a)
 	}
 }
+
+// FuzzFloorQuotient checks floorQuotient against decimal's
+// n.Div(d).Truncate(scale) on any coefficients and exponents.
+func FuzzFloorQuotient(f *testing.F) {
+	f.Add(int64(37037099999999999), int32(-17), int64(3), int32(0), int32(6))
+	f.Add(int64(5), int32(-1), int64(49731), int32(-6), int32(6))
+	f.Add(int64(-9223372036854775807), int32(-3), int64(7), int32(2), int32(0))
+	f.Fuzz(func(t *testing.T, nc int64, ne int32, dc int64, de int32, scale int32) {
+		if dc == 0 || ne < -40 || ne > 40 || de < -40 || de > 40 || scale < -20 || scale > 40 {
+			return
+		}
+		n, d := decimal.New(nc, ne), decimal.New(dc, de)
+		want := n.Div(d).Truncate(scale)
+		got := floorQuotient(n, d, scale)
+		if got.String() != want.String() || got.Exponent() != want.Exponent() {
+			t.Fatalf("%s / %s to %d: %s (exp %d), decimal gives %s (exp %d)", n, d, scale, got, got.Exponent(), want, want.Exponent())
+		}
+		if p := floorQuotientPositive(n, d, scale); p != want.IsPositive() {
+			t.Fatalf("%s / %s to %d: positive %v, decimal gives %s", n, d, scale, p, want)
+		}
+	})
+}
