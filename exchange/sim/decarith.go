@@ -166,6 +166,18 @@ func floorQuotient(n, d decimal.Decimal, qtyScale int32) decimal.Decimal {
 	return n.Div(d).Truncate(qtyScale)
 }
 
+// floorQuotientOf is floorQuotient of an amount (a balance), which is
+// not made a decimal when it is narrow (the quotient depends on the
+// values alone, not on how their exponents are written).
+func floorQuotientOf(n amount, d decimal.Decimal, qtyScale int32) decimal.Decimal {
+	if dc, de, ok := narrowOf(d); ok && !n.wide {
+		if c, e, ok := divFloor(n.coef, n.exp, dc, de, int32(decimal.DivisionPrecision), qtyScale); ok {
+			return decimal.New(c, e)
+		}
+	}
+	return floorQuotient(n.dec(), d, qtyScale)
+}
+
 // floorQuotientPositive is floorQuotient(n, d, qtyScale).IsPositive(),
 // without building the decimal.
 func floorQuotientPositive(n, d decimal.Decimal, qtyScale int32) bool {

@@ -79,6 +79,9 @@ func TestFloorQuotientMatchesDecimal(t *testing.T) {
 		if got.String() != want.String() || got.Exponent() != want.Exponent() {
 			t.Errorf("%s / %s to %d: %s (exp %d), decimal gives %s (exp %d)", ns, ds, scale, got, got.Exponent(), want, want.Exponent())
 		}
+		if got := floorQuotientOf(amountOf(n), d, scale); got.String() != want.String() || got.Exponent() != want.Exponent() {
+			t.Errorf("amount %s / %s to %d: %s (exp %d), decimal gives %s (exp %d)", ns, ds, scale, got, got.Exponent(), want, want.Exponent())
+		}
 		if p := floorQuotientPositive(n, d, scale); p != want.IsPositive() {
 			t.Errorf("%s / %s to %d: positive %v, decimal gives %s", ns, ds, scale, p, want)
 		}

@@ -388,7 +388,7 @@ func (x *Exchange) takeMarket(m *market, o *order, p decimal.Decimal) {
 		// A quantity-sized market buy locked at the last price; pay a
 		// higher fill from free funds, or fill what the funds allow.
 		b := o.acct.bal(m.info.QuoteAsset)
-		if afford := floorQuotient(b.free.add(o.lock).dec(), per, m.info.QtyScale()); afford.LessThan(qty) {
+		if afford := floorQuotientOf(b.free.add(o.lock), per, m.info.QtyScale()); afford.LessThan(qty) {
 			qty = afford
 		}
 	}
