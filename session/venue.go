@@ -121,7 +121,9 @@ const (
 	// serves them all.
 	KeepAll Retention = iota
 	// KeepRun keeps what a backtest reads: no klines beyond the last, a
-	// page of trades (fills come from order events).
+	// page of trades (fills come from order events), and final orders
+	// and own trades only as long as KeepMonth does (a backtest never
+	// queries older ones).
 	KeepRun
 	// KeepMonth keeps what the REST endpoints serve (allOrders reaches 7
 	// days back, myTrades a month): a paper bot runs for months.
@@ -147,8 +149,11 @@ func (v Venue) simOptions() sim.Options {
 	case KeepRun:
 		// The loop reads fills from order events and keeps its own bars:
 		// the exchange need not keep a run's klines or every trade (1,000
-		// is a full page of the trades endpoints).
+		// is a full page of the trades endpoints), nor every order: final
+		// orders are forgotten after what the REST endpoints serve, as a
+		// paper bot's are (a 2M-bar run's 78k orders took 20 MB).
 		o.KlineRetention, o.OwnTradeRetention, o.TradeRetention = 1, 1000, 1000
+		o.HistoryRetention = paperHistory
 	case KeepMonth:
 		o.KlineRetention, o.HistoryRetention = 1, paperHistory
 	}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/shopspring/decimal"
@@ -40,7 +41,10 @@ type account struct {
 	uid      string
 	name     string
 	balances map[string]*balance
-	open     map[string]*order // open orders by client order id (a generated one: see openAuto)
+	// sorted holds the same balances in asset order, so a snapshot
+	// sorts nothing.
+	sorted []*balance
+	open   map[string]*order // open orders by client order id (a generated one: see openAuto)
 	// history is every order in placement order, which is the order of
 	// their numbers (see order; Options.HistoryRetention trims it).
 	history   []*order
@@ -61,26 +65,42 @@ func (a *account) bal(asset string) *balance {
 	if !ok {
 		b = &balance{asset: asset}
 		a.balances[asset] = b
+		i := sort.Search(len(a.sorted), func(i int) bool { return a.sorted[i].asset > asset })
+		a.sorted = slices.Insert(a.sorted, i, b)
 	}
 	return b
 }
 
+// clearBalances forgets every balance (an import replaces them).
+func (a *account) clearBalances() {
+	clear(a.balances)
+	clear(a.sorted)
+	a.sorted = a.sorted[:0]
+}
+
 // snapshot lists balances sorted by asset, skipping empty ones.
 func (a *account) snapshot() []exchange.Balance {
-	assets := make([]string, 0, len(a.balances))
-	for k, b := range a.balances {
-		if !b.free.isZero() || !b.locked.isZero() {
-			assets = append(assets, k)
+	n := 0
+	for _, b := range a.sorted {
+		if !b.empty() {
+			n++
 		}
 	}
-	sort.Strings(assets)
-	out := make([]exchange.Balance, 0, len(assets))
-	for _, k := range assets {
-		b := a.balances[k]
+	return a.appendBalances(make([]exchange.Balance, 0, n))
+}
+
+func (b *balance) empty() bool { return b.free.isZero() && b.locked.isZero() }
+
+// appendBalances appends the snapshot's balances to dst.
+func (a *account) appendBalances(dst []exchange.Balance) []exchange.Balance {
+	for _, b := range a.sorted {
+		if b.empty() {
+			continue
+		}
 		free, locked := b.decimals()
-		out = append(out, exchange.Balance{Asset: k, Free: free, Locked: locked, Available: free})
+		dst = append(dst, exchange.Balance{Asset: b.asset, Free: free, Locked: locked, Available: free})
 	}
-	return out
+	return dst
 }
 
 // order returns the account's order numbered n, or nil (none, or

@@ -183,6 +183,8 @@ func (x *Exchange) reachesFixed(m *market, k *exchange.FixedKline) bool {
 
 // fillPending fills orders waiting for this bar's open.
 func (x *Exchange) fillPending(m *market, k exchange.Kline) {
+	// The list is taken while its orders fill (nothing places an order
+	// meanwhile) and its array serves the next bar's.
 	pend := m.pending
 	m.pending = nil
 	for _, o := range pend {
@@ -198,6 +200,10 @@ func (x *Exchange) fillPending(m *market, k exchange.Kline) {
 			x.finish(m, o, statusCanceled, false)
 		}
 		x.flush(o)
+	}
+	if m.pending == nil {
+		clear(pend)
+		m.pending = pend[:0]
 	}
 }
 

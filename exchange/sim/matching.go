@@ -17,11 +17,13 @@ var (
 const defaultCommissionScale = exchange.DefaultCommissionScale
 
 // crossesLast reports whether a priced order would take from the bar-driven
-// market at the last price.
-func crossesLast(o *order, last decimal.Decimal) bool {
+// market at the last price (a market order always does: the last price is
+// not read, so a replay's close stays compact).
+func crossesLast(o *order, m *market) bool {
 	if o.typ == typeMarket {
 		return true
 	}
+	last := m.price()
 	if !last.IsPositive() {
 		return false
 	}
@@ -69,7 +71,14 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 	if err != nil {
 		return nil, err
 	}
-	if err := m.info.CheckRules(no, m.price()); err != nil {
+	// A quote-sized market order's rules read no last price
+	// (exchange.SymbolInfo.checkMarket): a replay's close is not made a
+	// decimal for it.
+	var last decimal.Decimal
+	if no.Type != exchange.TypeMarket || !no.QuoteOrderQty.IsPositive() {
+		last = m.price()
+	}
+	if err := m.info.CheckRules(no, last); err != nil {
 		return nil, err
 	}
 	if no.NewClientOrderID != "" {
@@ -198,7 +207,7 @@ func (x *Exchange) book(a *account, o *order) {
 			}
 		}
 	default:
-		o.oid = string(id[len("sim-"):])
+		o.oid = x.orderIDs.of(x.orderSeq)
 	}
 	b := o.lockBal
 	b.free = b.free.sub(o.lock)
@@ -248,7 +257,7 @@ func (x *Exchange) withBuyFee(m *market, notional amount) amount {
 // wouldTake reports whether a priced order matches a resting order or the
 // last price at once.
 func (x *Exchange) wouldTake(m *market, o *order) bool {
-	if crossesLast(o, m.price()) {
+	if crossesLast(o, m) {
 		return true
 	}
 	opp := m.opposite(o.side)
@@ -270,7 +279,7 @@ func priceOK(o *order, p decimal.Decimal) bool {
 // from the book at acceptable prices, plus the bar-driven market when it
 // crosses the last price (which then takes any quantity).
 func (x *Exchange) canFillAll(m *market, o *order) bool {
-	if crossesLast(o, m.price()) {
+	if crossesLast(o, m) {
 		return true
 	}
 	avail := decimal.Zero
@@ -294,7 +303,7 @@ func (x *Exchange) execute(m *market, o *order) {
 	if o.final() || !o.left.IsPositive() {
 		return
 	}
-	if crossesLast(o, m.price()) {
+	if crossesLast(o, m) {
 		if x.opts.MarketFill == NextOpen {
 			o.pending = true
 			m.pending = append(m.pending, o)
@@ -338,7 +347,7 @@ func (x *Exchange) matchBook(m *market, taker *order) {
 		price := maker.price
 		qty := maker.left
 		if taker.byQuote {
-			qty = m.info.FloorQty(taker.left.Div(price))
+			qty = floorQuotient(taker.left, price, m.info.QtyScale())
 			if exchange.CmpDecimal(maker.left, qty) < 0 {
 				qty = maker.left
 			}
@@ -374,12 +383,12 @@ func (x *Exchange) takeMarket(m *market, o *order, p decimal.Decimal) {
 		per = price.Mul(one.Add(m.info.TakerCommission))
 	}
 	if o.byQuote {
-		qty = m.info.FloorQty(o.left.Div(per))
+		qty = floorQuotient(o.left, per, m.info.QtyScale())
 	} else if o.buy() && o.typ == typeMarket {
 		// A quantity-sized market buy locked at the last price; pay a
 		// higher fill from free funds, or fill what the funds allow.
 		b := o.acct.bal(m.info.QuoteAsset)
-		if afford := m.info.FloorQty(b.free.add(o.lock).dec().Div(per)); afford.LessThan(qty) {
+		if afford := floorQuotientOf(b.free.add(o.lock), per, m.info.QtyScale()); afford.LessThan(qty) {
 			qty = afford
 		}
 	}
@@ -447,8 +456,9 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 		o.executed = addDec(o.executed, qty)
 		o.cumQuote = addDec(o.cumQuote, quote)
 	}
+	spent := false // a quote-sized buy whose amount left buys no whole step
 	if o.byQuote {
-		o.left = subDec(o.left, quote)
+		o.left, spent = x.quoteLeft(m, o.left, quote, price)
 	} else {
 		if exchange.CmpDecimal(o.left, qty) == 0 {
 			o.left = decimal.Decimal{} // filled: nothing reads what is left of a final order
@@ -459,7 +469,7 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 	o.upd = x.now
 	o.status = statusPartiallyFilled
 	x.tradeSeq++
-	t := exchange.OwnTrade{Symbol: m.info.Symbol, ID: strconv.FormatInt(x.tradeSeq, 10), OrderID: o.oid, OrderListID: -1,
+	t := exchange.OwnTrade{Symbol: m.info.Symbol, ID: x.tradeIDs.of(x.tradeSeq), OrderID: o.oid, OrderListID: -1,
 		Price: price, Qty: qty, QuoteQty: quote, Commission: fee, CommissionAsset: feeAsset, Time: x.now,
 		IsBuyer: o.buy(), IsMaker: maker, IsBestMatch: true, IsSelfTrade: self, ClientOrderID: o.cid}
 	if keep := x.opts.OwnTradeRetention; keep > 0 && len(a.trades) >= 2*keep {
@@ -470,9 +480,35 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 	x.unreported = append(x.unreported, ownTrade{o, t})
 	o.dirty()
 	m.setLast(price)
-	if !o.left.IsPositive() || (o.byQuote && !m.info.FloorQty(o.left.Div(price)).IsPositive()) {
+	if spent || !o.left.IsPositive() {
 		x.finish(m, o, statusFilled, false)
 	}
+}
+
+// quoteLeft is what a quote-sized buy has left to spend after a fill of
+// quote at price (left − quote), and whether that buys no whole
+// quantity step at the price (the order is then filled). A spent order's
+// left is not built (nothing reads what is left of a final order): on
+// narrow values the test is made on the coefficients.
+func (x *Exchange) quoteLeft(m *market, left, quote, price decimal.Decimal) (decimal.Decimal, bool) {
+	lc, le, ok1 := narrowOf(left)
+	qc, qe, ok2 := narrowOf(quote)
+	pc, pe, ok3 := narrowOf(price)
+	if ok1 && ok2 && ok3 {
+		if c, e, ok := sumNarrow(lc, le, qc, qe, true); ok {
+			if c <= 0 {
+				return decimal.Decimal{}, true
+			}
+			if f, _, ok := divFloor(c, e, pc, pe, int32(decimal.DivisionPrecision), m.info.QtyScale()); ok {
+				if f <= 0 {
+					return decimal.Decimal{}, true
+				}
+				return decimal.New(c, e), false
+			}
+		}
+	}
+	left = subDec(left, quote)
+	return left, !left.IsPositive() || !floorQuotientPositive(left, price, m.info.QtyScale())
 }
 
 // scale is the decimals a commission of that precision is rounded to.
@@ -546,6 +582,10 @@ type ownTrade struct {
 	t exchange.OwnTrade
 }
 
+// tradeBlock is how many trades of events one allocation holds (64
+// trades are about 12 KiB).
+const tradeBlock = 64
+
 // takeTrades removes o's unreported trades and returns them, in their
 // order. There are only the trades of the call in progress: every order
 // that fills is flushed before the exchange's lock is released.
@@ -559,7 +599,14 @@ func (x *Exchange) takeTrades(o *order) []exchange.OwnTrade {
 	if n == 0 {
 		return nil
 	}
-	out := make([]exchange.OwnTrade, 0, n)
+	// Events' trades are cut from blocks (capacity capped, so no append
+	// reaches a neighbour's): one allocation serves many events.
+	if cap(x.tradeBlock)-len(x.tradeBlock) < n {
+		x.tradeBlock = make([]exchange.OwnTrade, 0, max(tradeBlock, n))
+	}
+	k := len(x.tradeBlock)
+	out := x.tradeBlock[k : k : k+n]
+	x.tradeBlock = x.tradeBlock[:k+n]
 	kept := x.unreported[:0]
 	for _, u := range x.unreported {
 		if u.o == o {

@@ -312,8 +312,33 @@ func (p *Port) Account(ctx context.Context) (*exchange.Account, error) {
 		return nil, err
 	}
 	defer p.leave()
-	return &exchange.Account{CanTrade: true, CanWithdraw: true, CanDeposit: true, UpdateTime: p.x.now, AccountType: "SPOT",
-		Balances: a.snapshot(), Permissions: []string{"SPOT"}}, nil
+	// The reply and its permissions are one allocation, the balances
+	// another.
+	r := &accountReply{perms: [1]string{"SPOT"}}
+	r.acct = exchange.Account{CanTrade: true, CanWithdraw: true, CanDeposit: true, UpdateTime: p.x.now, AccountType: "SPOT",
+		Balances: a.snapshot(), Permissions: r.perms[:]}
+	return &r.acct, nil
+}
+
+type accountReply struct {
+	acct  exchange.Account
+	perms [1]string
+}
+
+// AppendBalances appends to dst the balances Account lists (every asset
+// with a free or locked amount, in asset order) and returns the slice. It
+// is the cheap read for a caller that refreshes balances after every fill,
+// as a backtest's runtime does: no account reply is built, dst's array is
+// reused, and a balance unchanged since it was last read reuses its
+// decimals, so a read allocates only the decimals of the balances that
+// changed.
+func (p *Port) AppendBalances(dst []exchange.Balance) ([]exchange.Balance, error) {
+	a, err := p.enter(exchange.EpAccount)
+	if err != nil {
+		return dst, err
+	}
+	defer p.leave()
+	return a.appendBalances(dst), nil
 }
 
 // MyTrades implements exchange.Trader: the account's trades of a symbol

@@ -137,10 +137,15 @@ type Exchange struct {
 	// unreported holds the trades of orders not yet flushed to an event:
 	// the orders the call in progress filled.
 	unreported []ownTrade
-	groups     []*stpGroup
-	groupSeq   int64
-	dust       []dustConversion
-	wallet     *walletState // wallet, transfers and sub-accounts; see wal
+	// tradeBlock is where events' trade lists come from (takeTrades).
+	tradeBlock []exchange.OwnTrade
+	// orderIDs and tradeIDs write the numbers' text (orders with a
+	// client id of their own, trades).
+	orderIDs, tradeIDs idText
+	groups             []*stpGroup
+	groupSeq           int64
+	dust               []dustConversion
+	wallet             *walletState // wallet, transfers and sub-accounts; see wal
 }
 
 // New builds an exchange.

@@ -157,7 +157,7 @@ func (x *Exchange) ImportAccount(uid string, st AccountState) error {
 			return fmt.Errorf("sim: order %s is not an open order as the exchange exports them (stop price, iceberg, order list, time in force or working flag)", s.Order.OrderID)
 		}
 	}
-	clear(a.balances)
+	a.clearBalances()
 	for _, b := range st.Balances {
 		bal := a.bal(b.Asset)
 		bal.free, bal.locked = amountOf(b.Free), amountOf(b.Locked)

@@ -1,0 +1,60 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/require"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+// A taker that takes two makers' orders gets one event with its two trades
+// (numbered 2 and 4: each maker's trade comes first), each maker an event
+// with its own; the trades in events are those myTrades serves.
+func TestEventTradesOfATakerAndItsMakers(t *testing.T) {
+	t.Parallel()
+	taker, ctx := fundedPort(t, Options{})
+	x := taker.Exchange()
+	maker := x.As(x.CreateAccount("maker"))
+	require.NoError(t, x.Credit(maker.UID(), "BTC", decimal.NewFromInt(1)))
+	for _, p := range []int64{20100, 20110} {
+		_, err := maker.PlaceOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideSell, Type: exchange.TypeLimit,
+			Quantity: decimal.RequireFromString("0.01"), Price: decimal.NewFromInt(p), NewClientOrderID: "m" + decimal.NewFromInt(p).String()})
+		require.NoError(t, err)
+	}
+	require.Len(t, maker.DrainEvents(nil), 2)
+	_, err := taker.PlaceOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
+		Quantity: decimal.RequireFromString("0.02"), Price: decimal.NewFromInt(20110), NewClientOrderID: "t"})
+	require.NoError(t, err)
+
+	line := func(tr exchange.OwnTrade) string {
+		return tr.ID + " " + tr.ClientOrderID + " " + tr.Qty.String() + "@" + tr.Price.String() + " fee " + tr.Commission.String() + " " + tr.CommissionAsset
+	}
+	var got []string
+	for _, ev := range taker.DrainEvents(nil) {
+		got = append(got, "taker "+string(ev.Order.Status))
+		for _, tr := range ev.Trades {
+			got = append(got, line(tr))
+		}
+	}
+	for _, ev := range maker.DrainEvents(nil) {
+		got = append(got, "maker "+ev.Order.ClientOrderID+" "+string(ev.Order.Status))
+		for _, tr := range ev.Trades {
+			got = append(got, line(tr))
+		}
+	}
+	require.Equal(t, []string{
+		"taker FILLED",
+		"2 t 0.01@20100 fee 0.00002 BTC", // taker fee 0.2% of the base received
+		"4 t 0.01@20110 fee 0.00002 BTC",
+		"maker m20100 FILLED",
+		"1 m20100 0.01@20100 fee 0.201 USDT", // maker fee 0.1% of the quote received
+		"maker m20110 FILLED",
+		"3 m20110 0.01@20110 fee 0.2011 USDT",
+	}, got)
+	mine, err := taker.MyTrades(ctx, exchange.MyTradesRequest{Symbol: "BTCUSDT"})
+	require.NoError(t, err)
+	require.Len(t, mine, 2)
+	require.Equal(t, []string{"2 t 0.01@20100 fee 0.00002 BTC", "4 t 0.01@20110 fee 0.00002 BTC"}, []string{line(mine[0]), line(mine[1])})
+}
