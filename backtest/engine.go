@@ -128,7 +128,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	// Time advances a bar at a time, so a schedule occurrence inside a bar
 	// is first seen at the bar's close: it is on time, not missed.
 	rt, _, err := session.NewRuntime(session.Options{Instances: s.Instances, Registry: s.Registry, Port: x.Master(),
-		Events: x.Master(), Journal: j, Clock: clock, Logger: log, Risk: s.Risk, Fill: s.Fill, Quote: quote,
+		Events: x.Master(), Balances: x.Master(), Journal: j, Clock: clock, Logger: log, Risk: s.Risk, Fill: s.Fill, Quote: quote,
 		BaseInterval: s.Interval, MergeGaps: s.MergeGaps, ScheduleGrace: s.Interval.Duration(), Locks: j})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
