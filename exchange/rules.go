@@ -189,7 +189,9 @@ func (s *SymbolInfo) checkMarket(o NewOrder, last decimal.Decimal) error {
 		if !last.IsPositive() {
 			return ruleErr(RuleNoMarketPrice, CodeNoValidTradePrice, "no trade price for %s yet", s.Symbol)
 		}
-		return s.checkAmount(o.Type, o.Quantity, o.Quantity.Mul(last))
+		// The amount (quantity × last price) compared without building it,
+		// as a priced order's is.
+		return s.checkPricedAmount(o.Type, splitOf(last), splitOf(o.Quantity))
 	}
 	if tooPrecise(o.QuoteOrderQty, s.QuoteScale()) {
 		return ruleErr(RulePrecision, CodeParameterError, "quoteOrderQty %s has more than %d decimals", o.QuoteOrderQty, s.QuoteScale())
