@@ -76,3 +76,23 @@ func TestCmpDecDoesNotAllocate(t *testing.T) {
 		t.Errorf("%v allocations, want 0", n)
 	}
 }
+
+// truncate gives decimal's Truncate, value and exponent, on random
+// decimals and places (negative ones included), allocating only the
+// result (its big.Int and its word) where decimal's division takes three.
+func TestTruncateMatchesDecimal(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 200000; i++ {
+		d := randomDecimal(r)
+		places := int32(r.IntN(30) - 4)
+		got, want := truncate(d, places), d.Truncate(places)
+		if !got.Equal(want) || got.Exponent() != want.Exponent() || got.String() != want.String() {
+			t.Fatalf("truncate(%s, %d) = %s (exp %d), want %s (exp %d)", d, places, got, got.Exponent(), want, want.Exponent())
+		}
+	}
+	d := decimal.RequireFromString("0.97843921")
+	ours, theirs := testing.AllocsPerRun(100, func() { truncate(d, 4) }), testing.AllocsPerRun(100, func() { d.Truncate(4) })
+	if ours != 2 || theirs != 3 {
+		t.Errorf("%v allocations, decimal's %v; want 2 and 3", ours, theirs)
+	}
+}
