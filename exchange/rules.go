@@ -74,7 +74,9 @@ func (s *SymbolInfo) RoundPrice(p decimal.Decimal) decimal.Decimal { return p.Ro
 func (s *SymbolInfo) FloorQty(q decimal.Decimal) decimal.Decimal { return truncate(q, s.QtyScale()) }
 
 // FloorQuote truncates a quote amount to the symbol's quote precision.
-func (s *SymbolInfo) FloorQuote(q decimal.Decimal) decimal.Decimal { return truncate(q, s.QuoteScale()) }
+func (s *SymbolInfo) FloorQuote(q decimal.Decimal) decimal.Decimal {
+	return truncate(q, s.QuoteScale())
+}
 
 // truncate is d.Truncate(places): the same value at the same exponent,
 // divided on int64 when d's coefficient fits 18 digits (the result's two
