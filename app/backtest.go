@@ -16,6 +16,7 @@ import (
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/configs"
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -88,6 +89,12 @@ type search struct {
 // load reads the configuration with the flags laid over it and builds the
 // backtest spec.
 func (f *runFlags) load(reg *strategy.Registry) (*config.Config, backtest.Spec, source, error) {
+	return f.loadBackground(reg, nil)
+}
+
+// loadBackground is load leaving the binary cache of CSV data to be
+// written in the background into w.
+func (f *runFlags) loadBackground(reg *strategy.Registry, w *session.CacheWrites) (*config.Config, backtest.Spec, source, error) {
 	over := map[string]any{}
 	for k, v := range map[string]string{"data.from": f.from, "data.to": f.to, "sim.fill": f.fill, "sim.market": f.market,
 		"sim.slippage_bps": f.slippage, "sim.slippage_ticks": f.ticks, "report.dir": f.out, "store.path": f.db} {
@@ -113,7 +120,7 @@ func (f *runFlags) load(reg *strategy.Registry) (*config.Config, backtest.Spec, 
 		}
 	}
 	src := source{YAML: string(text), Overrides: over}
-	c, s, err := src.load(reg)
+	c, s, err := src.loadBackground(reg, w)
 	if err != nil {
 		return nil, backtest.Spec{}, src, fmt.Errorf("%w: %s: %v", ErrUsage, name, err)
 	}
@@ -123,11 +130,17 @@ func (f *runFlags) load(reg *strategy.Registry) (*config.Config, backtest.Spec, 
 // load builds the configuration and spec a source describes over the
 // strategies of reg.
 func (src source) load(reg *strategy.Registry) (*config.Config, backtest.Spec, error) {
+	return src.loadBackground(reg, nil)
+}
+
+// loadBackground is load leaving the binary cache of CSV data to be
+// written in the background into w.
+func (src source) loadBackground(reg *strategy.Registry, w *session.CacheWrites) (*config.Config, backtest.Spec, error) {
 	c, err := config.Load([]byte(src.YAML), os.Environ(), src.Overrides, reg)
 	if err != nil {
 		return nil, backtest.Spec{}, err
 	}
-	s, err := backtest.FromConfig(c, reg)
+	s, err := backtest.FromConfigBackground(c, reg, w)
 	if err != nil {
 		return nil, backtest.Spec{}, err
 	}
@@ -190,7 +203,16 @@ func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer)
 			err = perr
 		}
 	}()
-	c, s, src, err := rf.load(d.reg)
+	// A data file read for the first time is cached while the run goes
+	// on; the command waits for it before it ends. A cache that could not
+	// be written only means the next run reads the file again.
+	var cacheWrites session.CacheWrites
+	defer func() {
+		if werr := cacheWrites.Wait(); werr != nil {
+			fmt.Fprintf(stderr, "warning: the data's binary cache was not written (the next run reads the file again): %v\n", werr)
+		}
+	}()
+	c, s, src, err := rf.loadBackground(d.reg, &cacheWrites)
 	if err != nil {
 		return err
 	}
