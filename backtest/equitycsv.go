@@ -2,9 +2,12 @@ package backtest
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"math"
+	"runtime"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -19,32 +22,117 @@ import (
 // rows, and a value equal to the row before's (the equity while no
 // position is held, about 70% of a smacross run's rows) is copied rather
 // than formatted again. The bytes are those encoding/csv wrote (TestWriteEquityCSVAsCSV).
+// A long curve's rows are formatted in blocks on every core (GOMAXPROCS)
+// and written in order.
 func WriteEquityCSV(w io.Writer, res *Result) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	if _, err := bw.WriteString("time,equity,drawdown_pct,exposed\n"); err != nil {
+	return writeEquityCSV(w, res, runtime.GOMAXPROCS(0), equityBlock)
+}
+
+// equityBlock is the rows a block of a parallel write holds (about 1.5 MB
+// of text).
+const equityBlock = 32 << 10
+
+// writeEquityCSV is WriteEquityCSV on at most workers goroutines, in
+// blocks of rows rows (tests choose them).
+func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
+	const header = "time,equity,drawdown_pct,exposed\n"
+	dd := DrawdownSeries(res.Curve)
+	n := res.Curve.Len()
+	if workers < 2 || n < 2*rows {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		if _, err := bw.WriteString(header); err != nil {
+			return err
+		}
+		if err := appendEquityRows(bw, res, dd, 0, n); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	if _, err := io.WriteString(w, header); err != nil {
 		return err
 	}
-	dd := DrawdownSeries(res.Curve)
+	// Block i is formatted by whichever worker takes it and handed over in
+	// done[i]; the writer asks for block i+ahead once it has written block
+	// i, so at most ahead blocks of text are held at once.
+	blocks := (n + rows - 1) / rows
+	ahead := 2 * workers
+	done := make([]chan []byte, blocks)
+	for i := range done {
+		done[i] = make(chan []byte, 1)
+	}
+	jobs := make(chan int, blocks)
+	free := make(chan []byte, ahead)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range jobs {
+				var b []byte
+				select {
+				case b = <-free:
+				default:
+				}
+				buf := bytes.NewBuffer(b[:0])
+				buf.Grow(rows * 50) // a row is 45 to 50 bytes
+				lo := i * rows
+				appendEquityRows(buf, res, dd, lo, min(lo+rows, n)) // a bytes.Buffer does not fail
+				done[i] <- buf.Bytes()
+			}
+		})
+	}
+	defer wg.Wait()
+	defer close(jobs)
+	for i := range min(ahead, blocks) {
+		jobs <- i
+	}
+	for i := range blocks {
+		b := <-done[i]
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		if next := i + ahead; next < blocks {
+			jobs <- next
+		}
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	return nil
+}
+
+// appendEquityRows writes rows lo to hi of the curve, dd its drawdowns.
+func appendEquityRows(w interface {
+	io.Writer
+	AvailableBuffer() []byte
+}, res *Result, dd []float64, lo, hi int) error {
 	var (
 		st     stamper
 		value  lastFloat
 		ddText lastFloat
 	)
-	for i, p := range res.Curve.All() {
-		b := bw.AvailableBuffer()
-		b = st.append(b, p.At)
-		b = append(b, ',')
-		b = value.append(b, p.Value, 8)
-		b = append(b, ',')
-		b = ddText.append(b, dd[i]*100, 6)
-		b = append(b, ',')
-		b = strconv.AppendBool(b, res.Exposure.Held(i))
-		b = append(b, '\n')
-		if _, err := bw.Write(b); err != nil {
-			return err
+	for _, r := range res.Curve.runs {
+		if r.from >= hi {
+			break
+		}
+		from, to := max(r.from, lo), min(r.from+r.n, hi)
+		at := r.at + int64(from-r.from)*r.step
+		for i := from; i < to; i++ {
+			b := w.AvailableBuffer()
+			b = st.append(b, at)
+			b = append(b, ',')
+			b = value.append(b, res.Curve.Values[i], 8)
+			b = append(b, ',')
+			b = ddText.append(b, dd[i]*100, 6)
+			b = append(b, ',')
+			b = strconv.AppendBool(b, res.Exposure.Held(i))
+			b = append(b, '\n')
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			at += r.step
 		}
 	}
-	return bw.Flush()
+	return nil
 }
 
 // stamper appends a millisecond time as stamp does (RFC 3339, UTC, whole

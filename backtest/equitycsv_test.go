@@ -3,6 +3,7 @@ package backtest
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -67,23 +68,28 @@ func TestWriteEquityCSVAsCSV(t *testing.T) {
 					at += c.step * int64(1+rng.IntN(50))
 				}
 			}
-			var got, want bytes.Buffer
-			if err := WriteEquityCSV(&got, res); err != nil {
-				t.Fatal(err)
-			}
+			var want bytes.Buffer
 			if err := equityCSVReference(&want, res); err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(got.Bytes(), want.Bytes()) {
-				g, w := got.String(), want.String()
-				i := 0
-				for i < len(g) && i < len(w) && g[i] == w[i] {
-					i++
+			// Sequentially, and in blocks on two and three goroutines
+			// (blocks of 1 and 97 rows).
+			for _, par := range [][2]int{{1, 0}, {2, 1}, {2, 97}, {3, 97}} {
+				var got bytes.Buffer
+				if err := writeEquityCSV(&got, res, par[0], max(par[1], 1)); err != nil {
+					t.Fatal(err)
 				}
-				t.Fatalf("bytes differ at %d: got %q, want %q", i, g[i:min(len(g), i+80)], w[i:min(len(w), i+80)])
-			}
-			if got.Len() < c.n*40 {
-				t.Fatalf("%d bytes for %d rows", got.Len(), c.n)
+				if !bytes.Equal(got.Bytes(), want.Bytes()) {
+					g, w := got.String(), want.String()
+					i := 0
+					for i < len(g) && i < len(w) && g[i] == w[i] {
+						i++
+					}
+					t.Fatalf("%d workers, blocks of %d: bytes differ at %d: got %q, want %q", par[0], par[1], i, g[i:min(len(g), i+80)], w[i:min(len(w), i+80)])
+				}
+				if got.Len() < c.n*40 {
+					t.Fatalf("%d bytes for %d rows", got.Len(), c.n)
+				}
 			}
 		})
 	}
@@ -105,7 +111,8 @@ func TestWriteEquityCSVAsCSV(t *testing.T) {
 
 // BenchmarkWriteEquityCSV writes a million-point curve generated here (a
 // random walk, flat seven points in ten as while no position is held) to
-// io.Discard.
+// io.Discard: on one goroutine with -cpu 1, in blocks on every core
+// otherwise.
 func BenchmarkWriteEquityCSV(b *testing.B) {
 	const n = 1_000_000
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -134,3 +141,29 @@ func BenchmarkWriteEquityCSV(b *testing.B) {
 type countWriter struct{ n int64 }
 
 func (w *countWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
+
+// failAfter fails every write after the first n.
+type failAfter struct{ n int }
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	if w.n == 0 {
+		return 0, errors.New("disk full")
+	}
+	w.n--
+	return len(p), nil
+}
+
+// A write that fails stops a parallel write with its error, the workers
+// finished.
+func TestWriteEquityCSVFails(t *testing.T) {
+	t.Parallel()
+	res := &Result{}
+	for i := range 1000 {
+		res.Curve.Append(1577836800000+int64(i)*60_000, 10+float64(i%7))
+	}
+	for _, n := range []int{0, 1, 5} {
+		if err := writeEquityCSV(&failAfter{n: n}, res, 2, 10); err == nil || err.Error() != "disk full" {
+			t.Errorf("failing after %d writes: %v", n, err)
+		}
+	}
+}
