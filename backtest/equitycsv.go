@@ -36,14 +36,13 @@ const equityBlock = 32 << 10
 // blocks of rows rows (tests choose them).
 func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
 	const header = "time,equity,drawdown_pct,exposed\n"
-	dd := DrawdownSeries(res.Curve)
 	n := res.Curve.Len()
 	if workers < 2 || n < 2*rows {
 		bw := bufio.NewWriterSize(w, 64<<10)
 		if _, err := bw.WriteString(header); err != nil {
 			return err
 		}
-		if err := appendEquityRows(bw, res, dd, 0, n); err != nil {
+		if err := appendEquityRows(bw, res, math.Inf(-1), 0, n); err != nil {
 			return err
 		}
 		return bw.Flush()
@@ -56,6 +55,18 @@ func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
 	// i, so at most ahead blocks of text are held at once.
 	blocks := (n + rows - 1) / rows
 	ahead := 2 * workers
+	// The running peak where each block starts, as DrawdownSeries keeps
+	// it.
+	peaks := make([]float64, blocks)
+	peak := math.Inf(-1)
+	for i, v := range res.Curve.Values {
+		if i%rows == 0 {
+			peaks[i/rows] = peak
+		}
+		if v >= peak {
+			peak = v
+		}
+	}
 	done := make([]chan []byte, blocks)
 	for i := range done {
 		done[i] = make(chan []byte, 1)
@@ -74,7 +85,7 @@ func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
 				buf := bytes.NewBuffer(b[:0])
 				buf.Grow(rows * 50) // a row is 45 to 50 bytes
 				lo := i * rows
-				appendEquityRows(buf, res, dd, lo, min(lo+rows, n)) // a bytes.Buffer does not fail
+				appendEquityRows(buf, res, peaks[i], lo, min(lo+rows, n)) // a bytes.Buffer does not fail
 				done[i] <- buf.Bytes()
 			}
 		})
@@ -100,11 +111,12 @@ func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
 	return nil
 }
 
-// appendEquityRows writes rows lo to hi of the curve, dd its drawdowns.
+// appendEquityRows writes rows lo to hi of the curve, peak the running
+// peak before row lo (the drawdowns are DrawdownSeries').
 func appendEquityRows(w interface {
 	io.Writer
 	AvailableBuffer() []byte
-}, res *Result, dd []float64, lo, hi int) error {
+}, res *Result, peak float64, lo, hi int) error {
 	var (
 		st     stamper
 		value  lastFloat
@@ -117,12 +129,18 @@ func appendEquityRows(w interface {
 		from, to := max(r.from, lo), min(r.from+r.n, hi)
 		at := r.at + int64(from-r.from)*r.step
 		for i := from; i < to; i++ {
+			v, dd := res.Curve.Values[i], 0.0
+			if v >= peak {
+				peak = v
+			} else {
+				dd = (peak - v) / peak
+			}
 			b := w.AvailableBuffer()
 			b = st.append(b, at)
 			b = append(b, ',')
-			b = value.append(b, res.Curve.Values[i], 8)
+			b = value.append(b, v, 8)
 			b = append(b, ',')
-			b = ddText.append(b, dd[i]*100, 6)
+			b = ddText.append(b, dd*100, 6)
 			b = append(b, ',')
 			b = strconv.AppendBool(b, res.Exposure.Held(i))
 			b = append(b, '\n')
