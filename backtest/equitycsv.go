@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"math"
+	"math/bits"
 	"runtime"
 	"strconv"
 	"sync"
@@ -200,7 +201,89 @@ type lastFloat struct {
 func (l *lastFloat) append(b []byte, v float64, prec int) []byte {
 	if bits := math.Float64bits(v); l.text == nil || bits != l.bits {
 		l.bits = bits
-		l.text = strconv.AppendFloat(l.text[:0], v, 'f', prec, 64)
+		l.text = appendFixed(l.text[:0], v, prec)
 	}
 	return append(b, l.text...)
 }
+
+// appendFixed appends v as strconv.AppendFloat(b, v, 'f', prec, 64) does
+// (prec at most 8, so m·10^prec fits 80 bits), exactly, in integers where it can: v is m·2^e, so
+// v·10^prec is the 128-bit product m·10^prec shifted by e, rounded half
+// to even as strconv rounds the exact value. Values of 1.8e11 and more,
+// and non-finite ones, go to strconv.
+func appendFixed(b []byte, v float64, prec int) []byte {
+	fb := math.Float64bits(v)
+	bexp := int(fb >> 52 & 0x7ff)
+	mant := fb & (1<<52 - 1)
+	if bexp == 0x7ff || prec < 0 || prec > 8 {
+		return strconv.AppendFloat(b, v, 'f', prec, 64)
+	}
+	e := -1074
+	if bexp != 0 {
+		mant |= 1 << 52
+		e = bexp - 1075
+	}
+	hi, lo := bits.Mul64(mant, pow10u[prec])
+	var q uint64
+	switch s := uint(-e); {
+	case e >= 0:
+		if e > 10 || hi != 0 || lo>>(63-uint(e)) != 0 {
+			return strconv.AppendFloat(b, v, 'f', prec, 64)
+		}
+		q = lo << uint(e)
+	case s < 64:
+		if hi>>s != 0 {
+			return strconv.AppendFloat(b, v, 'f', prec, 64)
+		}
+		q = hi<<(64-s) | lo>>s
+		rem, half := lo&(1<<s-1), uint64(1)<<(s-1)
+		if rem > half || rem == half && q&1 == 1 {
+			q++
+		}
+	case s < 128:
+		q = hi >> (s - 64)
+		// The remainder against half, in two words.
+		rhi, rlo := hi&(1<<(s-64)-1), lo
+		halfHi, halfLo := uint64(1)<<(s-65), uint64(0)
+		if s == 64 {
+			rhi, halfHi, halfLo = 0, 0, 1<<63
+		}
+		if rhi > halfHi || rhi == halfHi && (rlo > halfLo || rlo == halfLo && q&1 == 1) {
+			q++
+		}
+	default: // below 2^-74: rounds to zero
+	}
+	if fb>>63 != 0 {
+		b = append(b, '-')
+	}
+	var ip, f uint64
+	switch prec { // constant divisors: multiplications
+	case 8:
+		ip, f = q/1e8, q%1e8
+	case 6:
+		ip, f = q/1e6, q%1e6
+	default:
+		ip, f = q/pow10u[prec], q%pow10u[prec]
+	}
+	b = strconv.AppendUint(b, ip, 10)
+	if prec == 0 {
+		return b
+	}
+	n := len(b) + 1
+	b = append(b, ".00000000"[:prec+1]...)
+	k := n + prec
+	for ; k-2 >= n; k -= 2 { // two digits a division
+		d := f % 100 * 2
+		f /= 100
+		b[k-2], b[k-1] = digitPairs[d], digitPairs[d+1]
+	}
+	if k > n {
+		b[n] = byte('0' + f)
+	}
+	return b
+}
+
+// digitPairs are 00 to 99.
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"

@@ -167,3 +167,31 @@ func TestWriteEquityCSVFails(t *testing.T) {
 		}
 	}
 }
+
+// appendFixed writes what strconv writes: random values over many
+// magnitudes, exact ties at the last decimal, the edges of its integer
+// path and values it hands to strconv.
+func TestAppendFixed(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	var vals []float64
+	for range 200_000 {
+		vals = append(vals, math.Ldexp(rng.Float64(), rng.IntN(120)-80), -rng.Float64()*math.Pow(10, float64(rng.IntN(14)-4)))
+	}
+	for k := -80; k < 60; k++ {
+		for m := range 64 {
+			vals = append(vals, math.Ldexp(float64(m), k), math.Ldexp(float64(2*m+1), k)/2)
+		}
+	}
+	for _, v := range []float64{0, math.Copysign(0, -1), 5e-9, 1.5e-8, 2.5e-8, 0.125, 0.5, 1, 99.999999995, 1.8e11, 1.9e11, 1e300,
+		math.SmallestNonzeroFloat64, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), math.Nextafter(1, 0), math.Nextafter(1, 2)} {
+		vals = append(vals, v, -v)
+	}
+	for _, v := range vals {
+		for _, prec := range []int{0, 1, 6, 8} {
+			if got, want := string(appendFixed(nil, v, prec)), strconv.FormatFloat(v, 'f', prec, 64); got != want {
+				t.Fatalf("appendFixed(%v (%b), %d) = %s, want %s", v, v, prec, got, want)
+			}
+		}
+	}
+}
