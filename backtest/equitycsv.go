@@ -1,8 +1,6 @@
 package backtest
 
 import (
-	"bufio"
-	"bytes"
 	"io"
 	"math"
 	"math/bits"
@@ -17,14 +15,15 @@ import (
 // below a cent for any account), the drawdown from the running peak in
 // percent and whether a position was held.
 //
-// A million-bar run writes a million rows, so each row is appended into
-// one buffered writer with strconv (no field needs CSV quoting: times,
-// numbers and booleans), and a day's date is formatted once for all its
-// rows, and a value equal to the row before's (the equity while no
+// A million-bar run writes a million rows, so the rows are appended into
+// blocks of bytes that are written whole (no field needs CSV quoting:
+// times, numbers and booleans), a day's date is formatted once for all
+// its rows, a value equal to the row before's (the equity while no
 // position is held, about 70% of a smacross run's rows) is copied rather
-// than formatted again. The bytes are those encoding/csv wrote (TestWriteEquityCSVAsCSV).
-// A long curve's rows are formatted in blocks on every core (GOMAXPROCS)
-// and written in order.
+// than formatted again, and floats are formatted in integers
+// (appendFixed). The bytes are those encoding/csv wrote
+// (TestWriteEquityCSVAsCSV). A long curve's blocks are formatted on every
+// core (GOMAXPROCS) and written in order.
 func WriteEquityCSV(w io.Writer, res *Result) error {
 	return writeEquityCSV(w, res, runtime.GOMAXPROCS(0), equityBlock)
 }
@@ -39,14 +38,22 @@ func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
 	const header = "time,equity,drawdown_pct,exposed\n"
 	n := res.Curve.Len()
 	if workers < 2 || n < 2*rows {
-		bw := bufio.NewWriterSize(w, 64<<10)
-		if _, err := bw.WriteString(header); err != nil {
+		// In order, in blocks of 1024 rows (about 48 KiB) written as
+		// they are formatted.
+		b := append(make([]byte, 0, 64<<10), header...)
+		peak := math.Inf(-1)
+		for lo := 0; lo < n; lo += 1024 {
+			b, peak = appendEquityRows(b, res, peak, lo, min(lo+1024, n))
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+		if n == 0 {
+			_, err := w.Write(b)
 			return err
 		}
-		if err := appendEquityRows(bw, res, math.Inf(-1), 0, n); err != nil {
-			return err
-		}
-		return bw.Flush()
+		return nil
 	}
 	if _, err := io.WriteString(w, header); err != nil {
 		return err
@@ -82,12 +89,11 @@ func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
 				select {
 				case b = <-free:
 				default:
+					b = make([]byte, 0, rows*50) // a row is 45 to 50 bytes
 				}
-				buf := bytes.NewBuffer(b[:0])
-				buf.Grow(rows * 50) // a row is 45 to 50 bytes
 				lo := i * rows
-				appendEquityRows(buf, res, peaks[i], lo, min(lo+rows, n)) // a bytes.Buffer does not fail
-				done[i] <- buf.Bytes()
+				b, _ = appendEquityRows(b, res, peaks[i], lo, min(lo+rows, n))
+				done[i] <- b
 			}
 		})
 	}
@@ -105,19 +111,17 @@ func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
 			jobs <- next
 		}
 		select {
-		case free <- b:
+		case free <- b[:0]:
 		default:
 		}
 	}
 	return nil
 }
 
-// appendEquityRows writes rows lo to hi of the curve, peak the running
-// peak before row lo (the drawdowns are DrawdownSeries').
-func appendEquityRows(w interface {
-	io.Writer
-	AvailableBuffer() []byte
-}, res *Result, peak float64, lo, hi int) error {
+// appendEquityRows appends rows lo to hi of the curve to b, peak the
+// running peak before row lo (the drawdowns are DrawdownSeries'), and
+// returns the peak after row hi-1.
+func appendEquityRows(b []byte, res *Result, peak float64, lo, hi int) ([]byte, float64) {
 	var (
 		st     stamper
 		value  lastFloat
@@ -136,7 +140,6 @@ func appendEquityRows(w interface {
 			} else {
 				dd = (peak - v) / peak
 			}
-			b := w.AvailableBuffer()
 			b = st.append(b, at)
 			b = append(b, ',')
 			b = value.append(b, v, 8)
@@ -145,13 +148,10 @@ func appendEquityRows(w interface {
 			b = append(b, ',')
 			b = strconv.AppendBool(b, res.Exposure.Held(i))
 			b = append(b, '\n')
-			if _, err := w.Write(b); err != nil {
-				return err
-			}
 			at += r.step
 		}
 	}
-	return nil
+	return b, peak
 }
 
 // stamper appends a millisecond time as stamp does (RFC 3339, UTC, whole
