@@ -227,12 +227,20 @@ func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	// equity.csv, the longest report file, needs only the result: it is
+	// under way while the report is built and the summary printed.
+	dir := reportDir(c.Report)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	equity := startFile(dir, "equity.csv", func(w io.Writer) error { return backtest.WriteEquityCSV(w, res) })
+	defer equity() // on every path: no temporary file is left behind
 	title := instancesTitle(c)
 	rep := backtest.NewReport(title, s, res)
 	if err := rep.WriteSummary(stdout); err != nil {
 		return err
 	}
-	if err := writeReports(ctx, d, c.Report, rep, s, res, stdout); err != nil {
+	if err := writeReports(ctx, d, c.Report, rep, s, res, stdout, equity); err != nil {
 		return err
 	}
 	if rf.noStore {
@@ -262,13 +270,32 @@ func instancesTitle(c *config.Config) string {
 	return t
 }
 
+// reportDir is the report directory rc names.
+func reportDir(rc config.Report) string {
+	if rc.Dir == "" {
+		return "."
+	}
+	return rc.Dir
+}
+
+// startFile writes a report file in the background (writeFile); the
+// function returned waits for it and returns its error, as often as it is
+// called.
+func startFile(dir, name string, write func(io.Writer) error) func() error {
+	var err error
+	var wg sync.WaitGroup
+	wg.Go(func() { err = writeFile(filepath.Join(dir, name), write) })
+	return func() error {
+		wg.Wait()
+		return err
+	}
+}
+
 // writeReports writes report.json, trades.csv, equity.csv and, unless
 // disabled, report.html into the report directory, and prints their paths.
-func writeReports(ctx context.Context, d deps, rc config.Report, rep backtest.Report, s backtest.Spec, res *backtest.Result, stdout io.Writer) error {
-	dir := rc.Dir
-	if dir == "" {
-		dir = "."
-	}
+// equity, when not nil, is equity.csv already under way (startFile).
+func writeReports(ctx context.Context, d deps, rc config.Report, rep backtest.Report, s backtest.Spec, res *backtest.Result, stdout io.Writer, equity func() error) error {
+	dir := reportDir(rc)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -289,12 +316,18 @@ func writeReports(ctx context.Context, d deps, rc config.Report, rep backtest.Re
 	// The files are independent reads of one finished run, so they are
 	// written at once (a million-bar equity.csv takes longest); the paths
 	// are printed in order, up to the first file that failed.
-	errs := make([]error, len(files))
-	var wg sync.WaitGroup
+	waits := make([]func() error, len(files))
 	for i, f := range files {
-		wg.Go(func() { errs[i] = writeFile(filepath.Join(dir, f.name), f.write) })
+		if f.name == "equity.csv" && equity != nil {
+			waits[i] = equity
+			continue
+		}
+		waits[i] = startFile(dir, f.name, f.write)
 	}
-	wg.Wait()
+	errs := make([]error, len(files))
+	for i, wait := range waits {
+		errs[i] = wait()
+	}
 	for i, f := range files {
 		if errs[i] != nil {
 			return errs[i]
