@@ -400,31 +400,42 @@ func (l *layout) fastRow(b *builder, text []byte) bool {
 	i++
 	var v [5]num
 	for f := range v {
+		// Digits, then a point and digits: at most 19 digits in all, so
+		// the coefficient cannot overflow and has at most 18 significant
+		// digits exactly when it is below 10^18. Anything else (more
+		// digits, with leading zeros, say) is the general path's.
 		var mant uint64
-		sig, dec := 0, -1
 		start := i
-		for ; i < len(text) && text[i] != ','; i++ {
-			c := text[i]
-			if c-'0' <= 9 {
-				if dec >= 0 {
-					dec++
-				}
-				if sig > 0 || c != '0' {
-					sig++
-				}
-				mant = mant*10 + uint64(c-'0')
-				continue
+		for ; i < len(text); i++ {
+			c := text[i] - '0'
+			if c > 9 {
+				break
 			}
-			if c == '.' && dec < 0 && i > start {
-				dec = 0
-				continue
+			mant = mant*10 + uint64(c)
+		}
+		nd, dec := i-start, 0
+		if i < len(text) && text[i] == '.' {
+			if nd == 0 {
+				return false
 			}
+			i++
+			frac := i
+			for ; i < len(text); i++ {
+				c := text[i] - '0'
+				if c > 9 {
+					break
+				}
+				mant = mant*10 + uint64(c)
+			}
+			if dec = i - frac; dec == 0 {
+				return false
+			}
+			nd += dec
+		}
+		if nd == 0 || nd > 19 || mant >= 1e18 || i < len(text) && text[i] != ',' {
 			return false
 		}
-		if i == start || dec == 0 || sig > maxDigits {
-			return false
-		}
-		v[f] = num{mant: int64(mant), dec: max(dec, 0)}
+		v[f] = num{mant: int64(mant), dec: dec}
 		if f < 4 {
 			if i == len(text) {
 				return false

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -228,5 +229,64 @@ func TestReadParallelFile(t *testing.T) {
 	sameSeries(t, "file", got, want)
 	if got.Hash() != want.Hash() || got.Len() != 100_000 {
 		t.Errorf("%d bars", got.Len())
+	}
+}
+
+// fastRow accepts only rows the general path reads the same way: random
+// rows of spotbot's layout, with numbers of every shape, through both.
+func TestFastRowAsGeneral(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 6))
+	parts := []string{"0", "00", "1", "9", "10", "05", "123", "999999999", "1234567890123456789", "12345678901234567890", ""}
+	num := func() string {
+		s := parts[rng.IntN(len(parts))]
+		switch rng.IntN(6) {
+		case 0, 1:
+			s += "." + parts[rng.IntN(len(parts))]
+		case 2:
+			s = strings.Repeat("0", rng.IntN(20)) + s
+		case 3:
+			if rng.IntN(4) == 0 {
+				s = []string{"-1", "1e3", ".5", "5.", "1.2.3", " 1", "1,"}[rng.IntN(7)]
+			}
+		}
+		return s
+	}
+	l, err := detect([]byte(Header))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.fast = true
+	fast := 0
+	for range 200_000 {
+		row := fmt.Sprintf("1609459200000,%s,%s,%s,%s,%s", num(), num(), num(), num(), num())
+		if rng.IntN(3) == 0 { // a row that passes the value rules more often
+			v := num()
+			row = fmt.Sprintf("1609459200000,%s,%s,%s,%s,%s", v, v, v, v, num())
+		}
+		fb := newBuilder("", exchange.Interval1m, 1)
+		if !l.fastRow(fb, []byte(row)) {
+			if fb.s.Len() != 0 {
+				t.Fatalf("%s: refused but appended", row)
+			}
+			continue
+		}
+		fast++
+		gb := newBuilder("", exchange.Interval1m, 1)
+		var fields [maxCols][]byte
+		if rerr := l.row(gb, []byte(row), &fields); rerr != nil {
+			t.Fatalf("%s: fastRow took it, the general path says %v", row, rerr)
+		}
+		if fb.priceDec != gb.priceDec || fb.volDec != gb.volDec || !slices.Equal(fb.s.t, gb.s.t) {
+			t.Fatalf("%s: scale %d/%d, want %d/%d", row, fb.priceDec, fb.volDec, gb.priceDec, gb.volDec)
+		}
+		for f := range fb.s.cols {
+			if !slices.Equal(fb.s.cols[f], gb.s.cols[f]) {
+				t.Fatalf("%s: %s %v, want %v", row, Field(f), fb.s.cols[f], gb.s.cols[f])
+			}
+		}
+	}
+	if fast < 10_000 {
+		t.Errorf("fastRow took only %d rows", fast)
 	}
 }
