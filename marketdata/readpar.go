@@ -107,7 +107,7 @@ func (st *csvState) parallel(sec *section) (*Series, bool) {
 	}
 	for i := range chunks {
 		c := &chunks[i]
-		b := &builder{s: Series{symbol: st.o.Symbol, interval: st.o.Interval}, ivMs: st.b.ivMs}
+		b := &builder{s: Series{symbol: st.o.Symbol, interval: st.o.Interval}, ivMs: st.b.ivMs, fixed: st.b.fixed}
 		b.s.t = cols[0][c.at : c.at : c.at+c.lines]
 		for f := range b.s.cols {
 			b.s.cols[f] = cols[f+1][c.at : c.at : c.at+c.lines]
