@@ -200,3 +200,17 @@ func TestAppendFixed(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAppendFixed checks appendFixed against strconv on any float64 and
+// any precision it takes.
+func FuzzAppendFixed(f *testing.F) {
+	f.Add(math.Float64bits(0.001953125), uint8(8))
+	f.Add(math.Float64bits(-99.999999995), uint8(6))
+	f.Add(math.Float64bits(1.8e11), uint8(0))
+	f.Fuzz(func(t *testing.T, fb uint64, p uint8) {
+		v, prec := math.Float64frombits(fb), int(p%9)
+		if got, want := string(appendFixed(nil, v, prec)), strconv.FormatFloat(v, 'f', prec, 64); got != want {
+			t.Fatalf("appendFixed(%v (%#x), %d) = %s, want %s", v, fb, prec, got, want)
+		}
+	})
+}
