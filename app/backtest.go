@@ -16,6 +16,7 @@ import (
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/configs"
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -88,6 +89,12 @@ type search struct {
 // load reads the configuration with the flags laid over it and builds the
 // backtest spec.
 func (f *runFlags) load(reg *strategy.Registry) (*config.Config, backtest.Spec, source, error) {
+	return f.loadBackground(reg, nil)
+}
+
+// loadBackground is load leaving the binary cache of CSV data to be
+// written in the background into w.
+func (f *runFlags) loadBackground(reg *strategy.Registry, w *session.CacheWrites) (*config.Config, backtest.Spec, source, error) {
 	over := map[string]any{}
 	for k, v := range map[string]string{"data.from": f.from, "data.to": f.to, "sim.fill": f.fill, "sim.market": f.market,
 		"sim.slippage_bps": f.slippage, "sim.slippage_ticks": f.ticks, "report.dir": f.out, "store.path": f.db} {
@@ -113,7 +120,7 @@ func (f *runFlags) load(reg *strategy.Registry) (*config.Config, backtest.Spec, 
 		}
 	}
 	src := source{YAML: string(text), Overrides: over}
-	c, s, err := src.load(reg)
+	c, s, err := src.loadBackground(reg, w)
 	if err != nil {
 		return nil, backtest.Spec{}, src, fmt.Errorf("%w: %s: %v", ErrUsage, name, err)
 	}
@@ -123,11 +130,17 @@ func (f *runFlags) load(reg *strategy.Registry) (*config.Config, backtest.Spec, 
 // load builds the configuration and spec a source describes over the
 // strategies of reg.
 func (src source) load(reg *strategy.Registry) (*config.Config, backtest.Spec, error) {
+	return src.loadBackground(reg, nil)
+}
+
+// loadBackground is load leaving the binary cache of CSV data to be
+// written in the background into w.
+func (src source) loadBackground(reg *strategy.Registry, w *session.CacheWrites) (*config.Config, backtest.Spec, error) {
 	c, err := config.Load([]byte(src.YAML), os.Environ(), src.Overrides, reg)
 	if err != nil {
 		return nil, backtest.Spec{}, err
 	}
-	s, err := backtest.FromConfig(c, reg)
+	s, err := backtest.FromConfigBackground(c, reg, w)
 	if err != nil {
 		return nil, backtest.Spec{}, err
 	}
@@ -190,7 +203,16 @@ func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer)
 			err = perr
 		}
 	}()
-	c, s, src, err := rf.load(d.reg)
+	// A data file read for the first time is cached while the run goes
+	// on; the command waits for it before it ends. A cache that could not
+	// be written only means the next run reads the file again.
+	var cacheWrites session.CacheWrites
+	defer func() {
+		if werr := cacheWrites.Wait(); werr != nil {
+			fmt.Fprintf(stderr, "warning: the data's binary cache was not written (the next run reads the file again): %v\n", werr)
+		}
+	}()
+	c, s, src, err := rf.loadBackground(d.reg, &cacheWrites)
 	if err != nil {
 		return err
 	}
@@ -205,12 +227,20 @@ func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	// equity.csv, the longest report file, needs only the result: it is
+	// under way while the report is built and the summary printed.
+	dir := reportDir(c.Report)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	equity := startFile(dir, "equity.csv", func(w io.Writer) error { return backtest.WriteEquityCSV(w, res) })
+	defer equity() // on every path: no temporary file is left behind
 	title := instancesTitle(c)
 	rep := backtest.NewReport(title, s, res)
 	if err := rep.WriteSummary(stdout); err != nil {
 		return err
 	}
-	if err := writeReports(ctx, d, c.Report, rep, s, res, stdout); err != nil {
+	if err := writeReports(ctx, d, c.Report, rep, s, res, stdout, equity); err != nil {
 		return err
 	}
 	if rf.noStore {
@@ -240,13 +270,32 @@ func instancesTitle(c *config.Config) string {
 	return t
 }
 
+// reportDir is the report directory rc names.
+func reportDir(rc config.Report) string {
+	if rc.Dir == "" {
+		return "."
+	}
+	return rc.Dir
+}
+
+// startFile writes a report file in the background (writeFile); the
+// function returned waits for it and returns its error, as often as it is
+// called.
+func startFile(dir, name string, write func(io.Writer) error) func() error {
+	var err error
+	var wg sync.WaitGroup
+	wg.Go(func() { err = writeFile(filepath.Join(dir, name), write) })
+	return func() error {
+		wg.Wait()
+		return err
+	}
+}
+
 // writeReports writes report.json, trades.csv, equity.csv and, unless
 // disabled, report.html into the report directory, and prints their paths.
-func writeReports(ctx context.Context, d deps, rc config.Report, rep backtest.Report, s backtest.Spec, res *backtest.Result, stdout io.Writer) error {
-	dir := rc.Dir
-	if dir == "" {
-		dir = "."
-	}
+// equity, when not nil, is equity.csv already under way (startFile).
+func writeReports(ctx context.Context, d deps, rc config.Report, rep backtest.Report, s backtest.Spec, res *backtest.Result, stdout io.Writer, equity func() error) error {
+	dir := reportDir(rc)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -267,12 +316,18 @@ func writeReports(ctx context.Context, d deps, rc config.Report, rep backtest.Re
 	// The files are independent reads of one finished run, so they are
 	// written at once (a million-bar equity.csv takes longest); the paths
 	// are printed in order, up to the first file that failed.
-	errs := make([]error, len(files))
-	var wg sync.WaitGroup
+	waits := make([]func() error, len(files))
 	for i, f := range files {
-		wg.Go(func() { errs[i] = writeFile(filepath.Join(dir, f.name), f.write) })
+		if f.name == "equity.csv" && equity != nil {
+			waits[i] = equity
+			continue
+		}
+		waits[i] = startFile(dir, f.name, f.write)
 	}
-	wg.Wait()
+	errs := make([]error, len(files))
+	for i, wait := range waits {
+		errs[i] = wait()
+	}
 	for i, f := range files {
 		if errs[i] != nil {
 			return errs[i]

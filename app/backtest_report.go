@@ -176,7 +176,7 @@ func showRun(ctx context.Context, d deps, r store.BacktestRun, out string, stdou
 	if err := rep.WriteSummary(stdout); err != nil {
 		return err
 	}
-	return writeReports(ctx, d, c.Report, rep, s, res, stdout)
+	return writeReports(ctx, d, c.Report, rep, s, res, stdout, nil)
 }
 
 // rerunSearch runs a recorded sweep or walk-forward again and writes its

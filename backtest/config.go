@@ -15,6 +15,12 @@ import (
 // starting balances, its fill model and its data (the embedded sample, a
 // CSV file or a folder of CSV files, cut to data.from/data.to).
 func FromConfig(c *config.Config, reg *strategy.Registry) (Spec, error) {
+	return FromConfigBackground(c, reg, nil)
+}
+
+// FromConfigBackground is FromConfig leaving the binary cache of CSV data
+// to be written in the background into w (session.LoadSeriesBackground).
+func FromConfigBackground(c *config.Config, reg *strategy.Registry, w *session.CacheWrites) (Spec, error) {
 	s, err := SpecOf(c, reg)
 	if err != nil {
 		return Spec{}, err
@@ -23,7 +29,7 @@ func FromConfig(c *config.Config, reg *strategy.Registry) (Spec, error) {
 	if err != nil {
 		return Spec{}, err
 	}
-	data, err := session.LoadSeries(c.Data, s.Interval, strategy.SymbolsOf(c.Strategies), rng)
+	data, err := session.LoadSeriesBackground(c.Data, s.Interval, strategy.SymbolsOf(c.Strategies), rng, w)
 	if err != nil {
 		return Spec{}, err
 	}

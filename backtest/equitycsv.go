@@ -1,10 +1,12 @@
 package backtest
 
 import (
-	"bufio"
 	"io"
 	"math"
+	"math/bits"
+	"runtime"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -13,38 +15,143 @@ import (
 // below a cent for any account), the drawdown from the running peak in
 // percent and whether a position was held.
 //
-// A million-bar run writes a million rows, so each row is appended into
-// one buffered writer with strconv (no field needs CSV quoting: times,
-// numbers and booleans), and a day's date is formatted once for all its
-// rows, and a value equal to the row before's (the equity while no
+// A million-bar run writes a million rows, so the rows are appended into
+// blocks of bytes that are written whole (no field needs CSV quoting:
+// times, numbers and booleans), a day's date is formatted once for all
+// its rows, a value equal to the row before's (the equity while no
 // position is held, about 70% of a smacross run's rows) is copied rather
-// than formatted again. The bytes are those encoding/csv wrote (TestWriteEquityCSVAsCSV).
+// than formatted again, and floats are formatted in integers
+// (appendFixed). The bytes are those encoding/csv wrote
+// (TestWriteEquityCSVAsCSV). A long curve's blocks are formatted on every
+// core (GOMAXPROCS) and written in order.
 func WriteEquityCSV(w io.Writer, res *Result) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	if _, err := bw.WriteString("time,equity,drawdown_pct,exposed\n"); err != nil {
+	return writeEquityCSV(w, res, runtime.GOMAXPROCS(0), equityBlock)
+}
+
+// equityBlock is the rows a block of a parallel write holds (about 1.5 MB
+// of text).
+const equityBlock = 32 << 10
+
+// writeEquityCSV is WriteEquityCSV on at most workers goroutines, in
+// blocks of rows rows (tests choose them).
+func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
+	const header = "time,equity,drawdown_pct,exposed\n"
+	n := res.Curve.Len()
+	if workers < 2 || n < 2*rows {
+		// In order, in blocks of 1024 rows (about 48 KiB) written as
+		// they are formatted.
+		b := append(make([]byte, 0, 64<<10), header...)
+		peak := math.Inf(-1)
+		for lo := 0; lo < n; lo += 1024 {
+			b, peak = appendEquityRows(b, res, peak, lo, min(lo+1024, n))
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+		if n == 0 {
+			_, err := w.Write(b)
+			return err
+		}
+		return nil
+	}
+	if _, err := io.WriteString(w, header); err != nil {
 		return err
 	}
-	dd := DrawdownSeries(res.Curve)
+	// Block i is formatted by whichever worker takes it and handed over in
+	// done[i]; the writer asks for block i+ahead once it has written block
+	// i, so at most ahead blocks of text are held at once.
+	blocks := (n + rows - 1) / rows
+	ahead := 2 * workers
+	// The running peak where each block starts, as DrawdownSeries keeps
+	// it.
+	peaks := make([]float64, blocks)
+	peak := math.Inf(-1)
+	for i, v := range res.Curve.Values {
+		if i%rows == 0 {
+			peaks[i/rows] = peak
+		}
+		if v >= peak {
+			peak = v
+		}
+	}
+	done := make([]chan []byte, blocks)
+	for i := range done {
+		done[i] = make(chan []byte, 1)
+	}
+	jobs := make(chan int, blocks)
+	free := make(chan []byte, ahead)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range jobs {
+				var b []byte
+				select {
+				case b = <-free:
+				default:
+					b = make([]byte, 0, rows*50) // a row is 45 to 50 bytes
+				}
+				lo := i * rows
+				b, _ = appendEquityRows(b, res, peaks[i], lo, min(lo+rows, n))
+				done[i] <- b
+			}
+		})
+	}
+	defer wg.Wait()
+	defer close(jobs)
+	for i := range min(ahead, blocks) {
+		jobs <- i
+	}
+	for i := range blocks {
+		b := <-done[i]
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		if next := i + ahead; next < blocks {
+			jobs <- next
+		}
+		select {
+		case free <- b[:0]:
+		default:
+		}
+	}
+	return nil
+}
+
+// appendEquityRows appends rows lo to hi of the curve to b, peak the
+// running peak before row lo (the drawdowns are DrawdownSeries'), and
+// returns the peak after row hi-1.
+func appendEquityRows(b []byte, res *Result, peak float64, lo, hi int) ([]byte, float64) {
 	var (
 		st     stamper
 		value  lastFloat
 		ddText lastFloat
 	)
-	for i, p := range res.Curve.All() {
-		b := bw.AvailableBuffer()
-		b = st.append(b, p.At)
-		b = append(b, ',')
-		b = value.append(b, p.Value, 8)
-		b = append(b, ',')
-		b = ddText.append(b, dd[i]*100, 6)
-		b = append(b, ',')
-		b = strconv.AppendBool(b, res.Exposure.Held(i))
-		b = append(b, '\n')
-		if _, err := bw.Write(b); err != nil {
-			return err
+	for _, r := range res.Curve.runs {
+		if r.from >= hi {
+			break
+		}
+		from, to := max(r.from, lo), min(r.from+r.n, hi)
+		at := r.at + int64(from-r.from)*r.step
+		for i := from; i < to; i++ {
+			v, dd := res.Curve.Values[i], 0.0
+			if v >= peak {
+				peak = v
+			} else {
+				dd = (peak - v) / peak
+			}
+			b = st.append(b, at)
+			b = append(b, ',')
+			b = value.append(b, v, 8)
+			b = append(b, ',')
+			b = ddText.append(b, dd*100, 6)
+			b = append(b, ',')
+			b = strconv.AppendBool(b, res.Exposure.Held(i))
+			b = append(b, '\n')
+			at += r.step
 		}
 	}
-	return bw.Flush()
+	return b, peak
 }
 
 // stamper appends a millisecond time as stamp does (RFC 3339, UTC, whole
@@ -94,7 +201,89 @@ type lastFloat struct {
 func (l *lastFloat) append(b []byte, v float64, prec int) []byte {
 	if bits := math.Float64bits(v); l.text == nil || bits != l.bits {
 		l.bits = bits
-		l.text = strconv.AppendFloat(l.text[:0], v, 'f', prec, 64)
+		l.text = appendFixed(l.text[:0], v, prec)
 	}
 	return append(b, l.text...)
 }
+
+// appendFixed appends v as strconv.AppendFloat(b, v, 'f', prec, 64) does
+// (prec at most 8, so m·10^prec fits 80 bits), exactly, in integers where it can: v is m·2^e, so
+// v·10^prec is the 128-bit product m·10^prec shifted by e, rounded half
+// to even as strconv rounds the exact value. Values of 1.8e11 and more,
+// and non-finite ones, go to strconv.
+func appendFixed(b []byte, v float64, prec int) []byte {
+	fb := math.Float64bits(v)
+	bexp := int(fb >> 52 & 0x7ff)
+	mant := fb & (1<<52 - 1)
+	if bexp == 0x7ff || prec < 0 || prec > 8 {
+		return strconv.AppendFloat(b, v, 'f', prec, 64)
+	}
+	e := -1074
+	if bexp != 0 {
+		mant |= 1 << 52
+		e = bexp - 1075
+	}
+	hi, lo := bits.Mul64(mant, pow10u[prec])
+	var q uint64
+	switch s := uint(-e); {
+	case e >= 0:
+		if e > 10 || hi != 0 || lo>>(63-uint(e)) != 0 {
+			return strconv.AppendFloat(b, v, 'f', prec, 64)
+		}
+		q = lo << uint(e)
+	case s < 64:
+		if hi>>s != 0 {
+			return strconv.AppendFloat(b, v, 'f', prec, 64)
+		}
+		q = hi<<(64-s) | lo>>s
+		rem, half := lo&(1<<s-1), uint64(1)<<(s-1)
+		if rem > half || rem == half && q&1 == 1 {
+			q++
+		}
+	case s < 128:
+		q = hi >> (s - 64)
+		// The remainder against half, in two words.
+		rhi, rlo := hi&(1<<(s-64)-1), lo
+		halfHi, halfLo := uint64(1)<<(s-65), uint64(0)
+		if s == 64 {
+			rhi, halfHi, halfLo = 0, 0, 1<<63
+		}
+		if rhi > halfHi || rhi == halfHi && (rlo > halfLo || rlo == halfLo && q&1 == 1) {
+			q++
+		}
+	default: // below 2^-74: rounds to zero
+	}
+	if fb>>63 != 0 {
+		b = append(b, '-')
+	}
+	var ip, f uint64
+	switch prec { // constant divisors: multiplications
+	case 8:
+		ip, f = q/1e8, q%1e8
+	case 6:
+		ip, f = q/1e6, q%1e6
+	default:
+		ip, f = q/pow10u[prec], q%pow10u[prec]
+	}
+	b = strconv.AppendUint(b, ip, 10)
+	if prec == 0 {
+		return b
+	}
+	n := len(b) + 1
+	b = append(b, ".00000000"[:prec+1]...)
+	k := n + prec
+	for ; k-2 >= n; k -= 2 { // two digits a division
+		d := f % 100 * 2
+		f /= 100
+		b[k-2], b[k-1] = digitPairs[d], digitPairs[d+1]
+	}
+	if k > n {
+		b[n] = byte('0' + f)
+	}
+	return b
+}
+
+// digitPairs are 00 to 99.
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"

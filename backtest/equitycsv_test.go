@@ -3,6 +3,8 @@ package backtest
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -67,23 +69,28 @@ func TestWriteEquityCSVAsCSV(t *testing.T) {
 					at += c.step * int64(1+rng.IntN(50))
 				}
 			}
-			var got, want bytes.Buffer
-			if err := WriteEquityCSV(&got, res); err != nil {
-				t.Fatal(err)
-			}
+			var want bytes.Buffer
 			if err := equityCSVReference(&want, res); err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(got.Bytes(), want.Bytes()) {
-				g, w := got.String(), want.String()
-				i := 0
-				for i < len(g) && i < len(w) && g[i] == w[i] {
-					i++
+			// Sequentially, and in blocks on two and three goroutines
+			// (blocks of 1 and 97 rows).
+			for _, par := range [][2]int{{1, 0}, {2, 1}, {2, 97}, {3, 97}} {
+				var got bytes.Buffer
+				if err := writeEquityCSV(&got, res, par[0], max(par[1], 1)); err != nil {
+					t.Fatal(err)
 				}
-				t.Fatalf("bytes differ at %d: got %q, want %q", i, g[i:min(len(g), i+80)], w[i:min(len(w), i+80)])
-			}
-			if got.Len() < c.n*40 {
-				t.Fatalf("%d bytes for %d rows", got.Len(), c.n)
+				if !bytes.Equal(got.Bytes(), want.Bytes()) {
+					g, w := got.String(), want.String()
+					i := 0
+					for i < len(g) && i < len(w) && g[i] == w[i] {
+						i++
+					}
+					t.Fatalf("%d workers, blocks of %d: bytes differ at %d: got %q, want %q", par[0], par[1], i, g[i:min(len(g), i+80)], w[i:min(len(w), i+80)])
+				}
+				if got.Len() < c.n*40 {
+					t.Fatalf("%d bytes for %d rows", got.Len(), c.n)
+				}
 			}
 		})
 	}
@@ -105,7 +112,8 @@ func TestWriteEquityCSVAsCSV(t *testing.T) {
 
 // BenchmarkWriteEquityCSV writes a million-point curve generated here (a
 // random walk, flat seven points in ten as while no position is held) to
-// io.Discard.
+// io.Discard: on one goroutine and in blocks on two (goroutines=2 needs
+// GOMAXPROCS 2 or more to mean two cores; chosen here, not by -cpu).
 func BenchmarkWriteEquityCSV(b *testing.B) {
 	const n = 1_000_000
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -118,19 +126,91 @@ func BenchmarkWriteEquityCSV(b *testing.B) {
 		res.Curve.Append(1577836800000+int64(i)*60_000, v)
 		res.Exposure.mark(i, rng.IntN(10) < 3)
 	}
-	var written int64
-	b.ReportAllocs()
-	for b.Loop() {
-		cw := &countWriter{}
-		if err := WriteEquityCSV(cw, res); err != nil {
-			b.Fatal(err)
-		}
-		written = cw.n
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("goroutines=%d", workers), func(b *testing.B) {
+			var written int64
+			b.ReportAllocs()
+			for b.Loop() {
+				cw := &countWriter{}
+				if err := writeEquityCSV(cw, res, workers, equityBlock); err != nil {
+					b.Fatal(err)
+				}
+				written = cw.n
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			b.ReportMetric(float64(written)/n, "B/row")
+		})
 	}
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-	b.ReportMetric(float64(written)/n, "B/row")
 }
 
 type countWriter struct{ n int64 }
 
 func (w *countWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
+
+// failAfter fails every write after the first n.
+type failAfter struct{ n int }
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	if w.n == 0 {
+		return 0, errors.New("disk full")
+	}
+	w.n--
+	return len(p), nil
+}
+
+// A write that fails stops a parallel write with its error, the workers
+// finished.
+func TestWriteEquityCSVFails(t *testing.T) {
+	t.Parallel()
+	res := &Result{}
+	for i := range 1000 {
+		res.Curve.Append(1577836800000+int64(i)*60_000, 10+float64(i%7))
+	}
+	for _, n := range []int{0, 1, 5} {
+		if err := writeEquityCSV(&failAfter{n: n}, res, 2, 10); err == nil || err.Error() != "disk full" {
+			t.Errorf("failing after %d writes: %v", n, err)
+		}
+	}
+}
+
+// appendFixed writes what strconv writes: random values over many
+// magnitudes, exact ties at the last decimal, the edges of its integer
+// path and values it hands to strconv.
+func TestAppendFixed(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	var vals []float64
+	for range 200_000 {
+		vals = append(vals, math.Ldexp(rng.Float64(), rng.IntN(120)-80), -rng.Float64()*math.Pow(10, float64(rng.IntN(14)-4)))
+	}
+	for k := -80; k < 60; k++ {
+		for m := range 64 {
+			vals = append(vals, math.Ldexp(float64(m), k), math.Ldexp(float64(2*m+1), k)/2)
+		}
+	}
+	for _, v := range []float64{0, math.Copysign(0, -1), 5e-9, 1.5e-8, 2.5e-8, 0.125, 0.5, 1, 99.999999995, 1.8e11, 1.9e11, 1e300,
+		math.SmallestNonzeroFloat64, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), math.Nextafter(1, 0), math.Nextafter(1, 2)} {
+		vals = append(vals, v, -v)
+	}
+	for _, v := range vals {
+		for _, prec := range []int{0, 1, 6, 8} {
+			if got, want := string(appendFixed(nil, v, prec)), strconv.FormatFloat(v, 'f', prec, 64); got != want {
+				t.Fatalf("appendFixed(%v (%b), %d) = %s, want %s", v, v, prec, got, want)
+			}
+		}
+	}
+}
+
+// FuzzAppendFixed checks appendFixed against strconv on any float64 and
+// any precision it takes.
+func FuzzAppendFixed(f *testing.F) {
+	f.Add(math.Float64bits(0.001953125), uint8(8))
+	f.Add(math.Float64bits(-99.999999995), uint8(6))
+	f.Add(math.Float64bits(1.8e11), uint8(0))
+	f.Fuzz(func(t *testing.T, fb uint64, p uint8) {
+		v, prec := math.Float64frombits(fb), int(p%9)
+		if got, want := string(appendFixed(nil, v, prec)), strconv.FormatFloat(v, 'f', prec, 64); got != want {
+			t.Fatalf("appendFixed(%v (%#x), %d) = %s, want %s", v, fb, prec, got, want)
+		}
+	})
+}

@@ -64,8 +64,8 @@ func TestRunMemory(t *testing.T) {
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	require.GreaterOrEqual(t, limit, int64(2*96<<20+32<<20))
-	require.LessOrEqual(t, limit, 2*int64(ms.HeapAlloc)+32<<20)
+	require.GreaterOrEqual(t, limit, int64(2*96<<20+runMemoryHeadroom))
+	require.LessOrEqual(t, limit, 2*int64(ms.HeapAlloc)+runMemoryHeadroom)
 	require.Equal(t, limit, debug.SetMemoryLimit(-1)) // -1 reads without changing
 	require.Equal(t, 100, debug.SetGCPercent(100))
 	restore()

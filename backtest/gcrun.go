@@ -9,6 +9,9 @@ import (
 // runMemoryFloor is the smallest memory limit RunMemory sets.
 const runMemoryFloor = 64 << 20
 
+// runMemoryHeadroom is what RunMemory's limit adds to twice the live heap.
+const runMemoryHeadroom = 40 << 20
+
 // RunMemory sets the process's garbage collector for one run over loaded
 // bars, to be called once the data are loaded, and returns the limit it
 // set (0 when it set none) and a function restoring the previous settings.
@@ -19,7 +22,7 @@ const runMemoryFloor = 64 << 20
 // default ratio the heap grows to twice the live heap before each
 // collection, so a million-bar run peaked at about 140 MB of heap for
 // 70-85 MB live. RunMemory keeps the ratio and adds a soft memory limit of
-// twice the live heap at the call plus 32 MiB (at least 64 MiB, at most
+// twice the live heap at the call plus 40 MiB (at least 64 MiB, at most
 // half the machine's memory): the heap stays at twice the bars while the
 // run's own live values fit in that headroom, and a run whose live heap
 // outgrows it is collected more often (the runtime caps that at half the
@@ -33,7 +36,7 @@ func RunMemory() (limit int64, restore func()) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	limit = max(runMemoryFloor, 2*int64(ms.HeapAlloc)+32<<20)
+	limit = max(runMemoryFloor, 2*int64(ms.HeapAlloc)+runMemoryHeadroom)
 	if total := totalMemory(); total > 0 && limit > total/2 {
 		return 0, func() {}
 	}

@@ -16,12 +16,14 @@ type builder struct {
 	priceDec int // decimals of the price columns (-priceExp)
 	volDec   int
 	ivMs     int64 // the interval in milliseconds; 0 for months
+	fixed    bool  // boundaries are multiples of ivMs (not weeks or months)
 	last     int64 // previous good bar's open time
 	haveLast bool
 }
 
 func newBuilder(symbol string, iv exchange.Interval, sizeHint int) *builder {
 	b := &builder{s: Series{symbol: symbol, interval: iv}, ivMs: iv.Duration().Milliseconds()}
+	b.fixed = b.ivMs > 0 && iv != exchange.Interval1W
 	b.s.t = make([]int64, 0, sizeHint)
 	for f := range b.s.cols {
 		b.s.cols[f] = make([]int64, 0, sizeHint)
@@ -65,7 +67,10 @@ func (b *builder) checkTime(ms int64, field string) *RowError {
 // timeOK reports whether ms is on the interval's boundary and after the
 // previous good bar.
 func (b *builder) timeOK(ms int64) (onBoundary, after bool) {
-	if b.ivMs > 0 && b.s.interval != exchange.Interval1W {
+	if b.fixed && b.haveLast && ms == b.last+b.ivMs {
+		return true, true // one interval after a good bar: no division
+	}
+	if b.fixed {
 		onBoundary = ms%b.ivMs == 0
 	} else {
 		t := time.UnixMilli(ms).UTC()

@@ -93,22 +93,24 @@ func ReadCSV(r io.Reader, o ReadOptions) (Result, error) {
 
 var errLongLine = errors.New("line too long")
 
-// readLine returns the next line without its line end; nil and io.EOF at
-// the end of input.
-func readLine(br *bufio.Reader) ([]byte, error) {
+// readLine returns the next line without its line end and the bytes it
+// took from br (the line end included); nil and io.EOF at the end of
+// input.
+func readLine(br *bufio.Reader) ([]byte, int, error) {
 	text, err := br.ReadSlice('\n')
+	n := len(text)
 	if errors.Is(err, bufio.ErrBufferFull) || len(text) > maxLine {
-		return text, errLongLine
+		return text, n, errLongLine
 	}
 	if err == io.EOF && len(text) == 0 {
-		return nil, io.EOF
+		return nil, 0, io.EOF
 	}
 	if err != nil && err != io.EOF {
-		return nil, err
+		return nil, n, err
 	}
 	text = bytes.TrimSuffix(text, []byte("\n"))
 	text = bytes.TrimSuffix(text, []byte("\r"))
-	return text, nil
+	return text, n, nil
 }
 
 func txt(d decimal.Decimal) string { return string(AppendDecimal(nil, d)) }

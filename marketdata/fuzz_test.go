@@ -2,6 +2,7 @@ package marketdata
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/spotbot/spotbot/exchange"
@@ -73,6 +74,32 @@ func FuzzRead(f *testing.F) {
 		again, _, err := Read(&out, ReadOptions{Interval: exchange.Interval1m})
 		if err != nil || again.Hash() != s.Hash() {
 			t.Fatalf("written bars do not read back the same: %v", err)
+		}
+	})
+}
+
+// FuzzReadParallel checks that reading in chunks on two and three
+// goroutines (chunks of a byte and more) gives what the sequential
+// reading gives: the same bars, report, skipped rows and error.
+func FuzzReadParallel(f *testing.F) {
+	f.Add([]byte(Header+"\n1605571200000,1,2,1,2,3\n1605574800000,1.5,2,1,2,3\n\n1605578400000,1,2.25,1,2,3\n"), false)
+	f.Add([]byte("1735689600000000,1,2,1,2,3,1735689659999999,1,1,1,1,0\n1735693200000000,1,2,1,2,3,1735693259999999,1,1,1,1,0\n"), true)
+	f.Add([]byte("date,open,high,low,close,volume\n2025-01-01 00:00:00,1,2,1,2,3\n1735693200000,1,2,1,2,3\n2025-01-01 02:00,1,2,1,2,3\n"), true)
+	f.Add([]byte(Header+"\r\n1605571200000,10,923456789012345678,9,11,1\r\n1605574800000,10.5,12,9,11,1\r\n1605574800000,1,2,1,2,3"), true)
+	f.Fuzz(func(t *testing.T, in []byte, skip bool) {
+		o := ReadOptions{Interval: exchange.Interval60m, SkipBad: skip}
+		want, wrep, werr := readOn(bytes.NewReader(in), o, 1, 1<<62)
+		for workers := 2; workers <= 3; workers++ {
+			got, grep, gerr := readOn(bytes.NewReader(in), o, workers, 16)
+			if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+				t.Fatalf("%d goroutines: error %v, want %v", workers, gerr, werr)
+			}
+			if !sameReport(grep, wrep) {
+				t.Fatalf("%d goroutines: report %+v, want %+v", workers, grep, wrep)
+			}
+			if werr == nil {
+				sameSeries(t, fmt.Sprintf("%d goroutines", workers), got, want)
+			}
 		}
 	})
 }

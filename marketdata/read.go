@@ -73,10 +73,23 @@ func (r Report) String() string {
 // describes. Open times given as numbers must fall in 2009-2100 when their
 // unit was guessed (1970-2100 under spotbot's open_time_ms header, which
 // names it): outside it, the error names the unit and the fix.
+//
+// A large input that can be read at offsets (a file, a *bytes.Reader) is
+// parsed on every core (GOMAXPROCS), with the same result and errors;
+// it is left at its end.
 func Read(r io.Reader, o ReadOptions) (*Series, Report, error) {
+	return readOn(r, o, defaultWorkers(), parallelMin)
+}
+
+// readOn is Read with at most workers goroutines on an input of at least min
+// bytes (tests choose them).
+func readOn(r io.Reader, o ReadOptions, workers int, min int64) (*Series, Report, error) {
 	if !o.Interval.Valid() {
 		return nil, Report{}, fmt.Errorf("marketdata: interval %q is not one of 1m 5m 15m 30m 60m 4h 1d 1W 1M", o.Interval)
 	}
+	// Where r stands and how much follows, for a parallel read, taken
+	// before the buffer below reads ahead.
+	src := sectionOf(r, workers, min)
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(16)
 	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\ufeff")), " \t\r\n")
@@ -87,11 +100,20 @@ func Read(r io.Reader, o ReadOptions) (*Series, Report, error) {
 		}
 		return readJSON(all, o)
 	}
-	return readCSV(br, o, sizeHint(r))
+	s, rep, err := readCSV(br, o, sizeHint(r, br), src)
+	if src != nil {
+		// The chunks were read at offsets: leave r at the end, as a
+		// sequential read does.
+		r.(io.Seeker).Seek(0, io.SeekEnd)
+	}
+	return s, rep, err
 }
 
-// sizeHint guesses the row count from the input's size (64 bytes a row).
-func sizeHint(r io.Reader) int {
+// sizeHint guesses the row count from the input's size and the length of
+// the lines at its start (64 bytes a line when they do not say), with
+// 1/32 to spare: an undershoot grows the columns to twice their length
+// and copies them, an overshoot past 1/16 is trimmed (builder.series).
+func sizeHint(r io.Reader, br *bufio.Reader) int {
 	var n int64
 	switch v := r.(type) {
 	case *os.File:
@@ -99,9 +121,15 @@ func sizeHint(r io.Reader) int {
 			n = st.Size()
 		}
 	case interface{ Len() int }:
-		n = int64(v.Len())
+		n = int64(v.Len()) + int64(br.Buffered())
 	}
-	return int(min(n/64+16, 1<<28))
+	perLine := int64(64)
+	head, _ := br.Peek(br.Size())
+	if lines := int64(bytes.Count(head, []byte{'\n'})); lines >= 16 {
+		perLine = max(int64(len(head))/lines, 8)
+	}
+	rows := n / perLine
+	return int(min(rows+rows/32+16, 1<<28))
 }
 
 // layout is where a CSV's columns are.
@@ -195,54 +223,101 @@ func unquote(b []byte) []byte {
 	return b
 }
 
-// readCSV reads the CSV formats.
-func readCSV(br *bufio.Reader, o ReadOptions, hint int) (*Series, Report, error) {
-	var rep Report
-	b := newBuilder(o.Symbol, o.Interval, hint)
-	var l layout
-	var fields [maxCols][]byte
-	for line := 1; ; line++ {
-		text, err := readLine(br)
+// csvState is a sequential read of a CSV: the layout, the builder, the
+// report and how far it got.
+type csvState struct {
+	o      ReadOptions
+	rep    Report
+	b      *builder
+	l      layout
+	fields [maxCols][]byte
+	line   int   // lines read
+	off    int64 // bytes read
+}
+
+func newCSVState(o ReadOptions, hint int) *csvState {
+	return &csvState{o: o, b: newBuilder(o.Symbol, o.Interval, hint)}
+}
+
+// readCSV reads the CSV formats from br, sequentially, or (when src is
+// set) in chunks parsed at once once the first rows have fixed the layout
+// and the time unit (readpar.go).
+func readCSV(br *bufio.Reader, o ReadOptions, hint int, src *section) (*Series, Report, error) {
+	if src == nil {
+		return newCSVState(o, hint).read(br, false)
+	}
+	st := newCSVState(o, 16)
+	s, rep, err := st.read(br, true)
+	if s != nil || err != nil {
+		return s, rep, err
+	}
+	if s, ok := st.parallel(src); ok {
+		return s, st.rep, nil
+	}
+	// Something in the chunks needs the sequential reading's order (a
+	// bad row, rows out of order or scales that do not fit across a
+	// chunk's edge): read it all again in order, which also words the
+	// errors exactly.
+	return newCSVState(o, hint).read(bufio.NewReaderSize(src.from(0), 64<<10), false)
+}
+
+// read reads lines to the end; with pause it returns (nil, report, nil)
+// as soon as the layout and time unit are known, leaving the rest.
+func (st *csvState) read(br *bufio.Reader, pause bool) (*Series, Report, error) {
+	for {
+		if pause && st.line > 0 && st.l.unit != "" {
+			return nil, st.rep, nil
+		}
+		st.line++
+		text, n, err := readLine(br)
+		st.off += int64(n)
 		if err == io.EOF && text == nil {
-			if line == 1 {
-				return nil, rep, fmt.Errorf("%w (the file is empty)", ErrHeader)
+			if st.line == 1 {
+				return nil, st.rep, fmt.Errorf("%w (the file is empty)", ErrHeader)
 			}
-			rep.Format, rep.TimeUnit, rep.UnitGuessed = l.format, l.unit, !l.declared && l.unit != UnitDate
-			return b.series(), rep, nil
+			st.rep.Format, st.rep.TimeUnit, st.rep.UnitGuessed = st.l.format, st.l.unit, !st.l.declared && st.l.unit != UnitDate
+			return st.b.series(), st.rep, nil
 		}
 		if err != nil && err != io.EOF {
 			if errors.Is(err, bufio.ErrBufferFull) || errors.Is(err, errLongLine) {
-				return nil, rep, &RowError{Line: line, Problem: fmt.Sprintf("longer than %d bytes", maxLine)}
+				return nil, st.rep, &RowError{Line: st.line, Problem: fmt.Sprintf("longer than %d bytes", maxLine)}
 			}
-			return nil, rep, fmt.Errorf("marketdata: reading line %d: %w", line, err)
+			return nil, st.rep, fmt.Errorf("marketdata: reading line %d: %w", st.line, err)
 		}
-		if line == 1 {
-			text = bytes.TrimPrefix(text, []byte("\ufeff"))
-			if l, err = detect(text); err != nil {
-				return nil, rep, err
+		rerr, err := st.handle(text)
+		if err != nil {
+			return nil, st.rep, err
+		}
+		if rerr != nil {
+			rerr.Line = st.line
+			if !st.o.SkipBad {
+				return nil, st.rep, rerr
 			}
-			rep.Format = l.format
-			l.fast = l.col == [6]int{0, 1, 2, 3, 4, 5}
-			if !l.firstLine {
-				continue
-			}
+			st.rep.Skipped = append(st.rep.Skipped, rerr)
 		}
-		if len(text) == 0 {
-			continue
-		}
-		if l.fast && l.fastRow(b, text) {
-			continue
-		}
-		rerr := l.row(b, text, &fields)
-		if rerr == nil {
-			continue
-		}
-		rerr.Line = line
-		if !o.SkipBad {
-			return nil, rep, rerr
-		}
-		rep.Skipped = append(rep.Skipped, rerr)
 	}
+}
+
+// handle takes one line: a bad row is a *RowError, a first line that is
+// neither a header nor a row an error.
+func (st *csvState) handle(text []byte) (*RowError, error) {
+	l, b := &st.l, st.b
+	if st.line == 1 {
+		text = bytes.TrimPrefix(text, []byte("\ufeff"))
+		var err error
+		if *l, err = detect(text); err != nil {
+			return nil, err
+		}
+		st.rep.Format = l.format
+		l.fast = l.col == [6]int{0, 1, 2, 3, 4, 5}
+		if !l.firstLine {
+			return nil, nil
+		}
+	}
+	if len(text) == 0 || l.fast && l.fastRow(b, text) {
+		return nil, nil
+	}
+	return l.row(b, text, &st.fields), nil
 }
 
 // row parses and appends one CSV row.
@@ -334,31 +409,42 @@ func (l *layout) fastRow(b *builder, text []byte) bool {
 	i++
 	var v [5]num
 	for f := range v {
+		// Digits, then a point and digits: at most 19 digits in all, so
+		// the coefficient cannot overflow and has at most 18 significant
+		// digits exactly when it is below 10^18. Anything else (more
+		// digits, with leading zeros, say) is the general path's.
 		var mant uint64
-		sig, dec := 0, -1
 		start := i
-		for ; i < len(text) && text[i] != ','; i++ {
-			c := text[i]
-			if c-'0' <= 9 {
-				if dec >= 0 {
-					dec++
-				}
-				if sig > 0 || c != '0' {
-					sig++
-				}
-				mant = mant*10 + uint64(c-'0')
-				continue
+		for ; i < len(text); i++ {
+			c := text[i] - '0'
+			if c > 9 {
+				break
 			}
-			if c == '.' && dec < 0 && i > start {
-				dec = 0
-				continue
+			mant = mant*10 + uint64(c)
+		}
+		nd, dec := i-start, 0
+		if i < len(text) && text[i] == '.' {
+			if nd == 0 {
+				return false
 			}
+			i++
+			frac := i
+			for ; i < len(text); i++ {
+				c := text[i] - '0'
+				if c > 9 {
+					break
+				}
+				mant = mant*10 + uint64(c)
+			}
+			if dec = i - frac; dec == 0 {
+				return false
+			}
+			nd += dec
+		}
+		if nd == 0 || nd > 19 || mant >= 1e18 || i < len(text) && text[i] != ',' {
 			return false
 		}
-		if i == start || dec == 0 || sig > maxDigits {
-			return false
-		}
-		v[f] = num{mant: int64(mant), dec: max(dec, 0)}
+		v[f] = num{mant: int64(mant), dec: dec}
 		if f < 4 {
 			if i == len(text) {
 				return false

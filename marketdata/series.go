@@ -279,7 +279,7 @@ func firstSuspect(iv exchange.Interval, t, open, high, low, close, volume []int6
 	}
 	open, high, low, close, volume = open[:n], high[:n], low[:n], close[:n], volume[:n]
 	step := iv.Duration().Milliseconds() // 0 for months: every step checked
-	b := builder{s: Series{interval: iv}, ivMs: step}
+	b := builder{s: Series{interval: iv}, ivMs: step, fixed: step > 0 && iv != exchange.Interval1W}
 	for i := range n {
 		ti := t[i]
 		if i == 0 || ti-t[i-1] != step || step == 0 {
@@ -301,7 +301,7 @@ func firstSuspect(iv exchange.Interval, t, open, high, low, close, volume []int6
 // checkBarsFrom applies NewSeries' rules bar by bar from bar k (the bars
 // before it passed) and words the first problem.
 func checkBarsFrom(k int, iv exchange.Interval, t, open, high, low, close, volume []int64) error {
-	b := &builder{s: Series{interval: iv}, ivMs: iv.Duration().Milliseconds()}
+	b := newBuilder("", iv, 0)
 	if k > 0 {
 		b.last, b.haveLast = t[k-1], true
 	}

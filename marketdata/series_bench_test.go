@@ -2,6 +2,7 @@ package marketdata
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -47,25 +48,33 @@ func genCSV(n int) []byte {
 }
 
 // BenchmarkReadSeriesCSV parses 1,000,000 distinct one-minute bars of
-// spotbot's CSV into a Series.
+// spotbot's CSV into a Series: sequentially (goroutines=1) and in chunks
+// on two goroutines (goroutines=2, which needs GOMAXPROCS 2 or more to
+// mean two cores). The goroutines are chosen here rather than by -cpu:
+// a b.Loop benchmark's first -cpu value may be measured at the default
+// GOMAXPROCS.
 func BenchmarkReadSeriesCSV(b *testing.B) {
 	const n = 1_000_000
 	data := genCSV(n)
-	b.ReportAllocs()
-	b.SetBytes(int64(len(data)))
-	var s *Series
-	for b.Loop() {
-		var err error
-		s, _, err = Read(bytes.NewReader(data), ReadOptions{Interval: exchange.Interval1m})
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("goroutines=%d", workers), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			var s *Series
+			for b.Loop() {
+				var err error
+				s, _, err = readOn(bytes.NewReader(data), ReadOptions{Interval: exchange.Interval1m}, workers, parallelMin)
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			if s.Len() != n {
+				b.Fatalf("%d bars", s.Len())
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			b.ReportMetric(bytesPerBar(s), "B/bar")
+		})
 	}
-	if s.Len() != n {
-		b.Fatalf("%d bars", s.Len())
-	}
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-	b.ReportMetric(bytesPerBar(s), "B/bar")
 }
 
 // bytesPerBar is the memory the series' columns hold, per bar.

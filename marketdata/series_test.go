@@ -1,6 +1,7 @@
 package marketdata
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -209,6 +210,32 @@ func TestReadSharedFiles(t *testing.T) {
 		}
 		if want, ok := rows[base]; ok && s.Len() != want {
 			t.Errorf("%s: %d bars, want %d", base, s.Len(), want)
+		}
+		// In chunks of 4 KiB and more on two and three goroutines: the
+		// same bars (the files' scales differ from row to row, so the
+		// chunks' are joined), and the sequential reading does not have
+		// to decide.
+		seq, _, err := readOn(bytes.NewReader(data), ReadOptions{Interval: iv}, 1, 1<<62)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for workers := 2; workers <= 3; workers++ {
+			par, prep, err := readOn(bytes.NewReader(data), ReadOptions{Interval: iv}, workers, 64<<10)
+			if err != nil || !sameReport(prep, rep) {
+				t.Fatalf("%s on %d goroutines: %v, %+v", base, workers, err, prep)
+			}
+			sameSeries(t, base, par, seq)
+			if len(data) >= 64<<10 {
+				r := bytes.NewReader(data)
+				st := newCSVState(ReadOptions{Interval: iv}, 16)
+				sec := sectionOf(r, workers, 64<<10)
+				if s, _, err := st.read(bufio.NewReader(r), true); s != nil || err != nil {
+					t.Fatalf("%s: the first lines gave %v, %v", base, s, err)
+				}
+				if _, ok := st.parallel(sec); !ok {
+					t.Errorf("%s on %d goroutines: the chunks did not decide", base, workers)
+				}
+			}
 		}
 		var out bytes.Buffer
 		if err := WriteSeries(&out, s); err != nil {

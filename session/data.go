@@ -82,6 +82,18 @@ func CacheDir(d config.Data) string {
 // marketdata.Series (48 bytes a bar, shareable read-only between runs).
 // CSV data goes through the binary cache in CacheDir(d) (barfile.Cache).
 func LoadSeries(d config.Data, iv exchange.Interval, symbols []string, rng [2]time.Time) (map[string]*marketdata.Series, error) {
+	return LoadSeriesBackground(d, iv, symbols, rng, nil)
+}
+
+// CacheWrites are cache files LoadSeriesBackground left to be written;
+// Wait waits for them and says why any failed.
+type CacheWrites = barfile.Writes
+
+// LoadSeriesBackground is LoadSeries leaving the binary cache of CSV data
+// it read to be written in the background into w (nil: written before it
+// returns): a single backtest starts while its bars are being cached, and
+// waits for w before it exits.
+func LoadSeriesBackground(d config.Data, iv exchange.Interval, symbols []string, rng [2]time.Time, w *CacheWrites) (map[string]*marketdata.Series, error) {
 	if err := checkSymbols(symbols); err != nil {
 		return nil, err
 	}
@@ -97,7 +109,7 @@ func LoadSeries(d config.Data, iv exchange.Interval, symbols []string, rng [2]ti
 			}
 			s, err = marketdata.SampleSeries(sym)
 		case "csv":
-			s, err = readCSV(path, sym, iv, len(symbols), cacheDir)
+			s, err = readCSV(path, sym, iv, len(symbols), barfile.Cache{Dir: cacheDir, Writes: w})
 		case "store":
 			s, err = readStoreSeries(path, sym, iv, rng)
 		default:
@@ -115,7 +127,7 @@ func LoadSeries(d config.Data, iv exchange.Interval, symbols []string, rng [2]ti
 	return out, nil
 }
 
-func readCSV(path, sym string, iv exchange.Interval, nsyms int, cacheDir string) (*marketdata.Series, error) {
+func readCSV(path, sym string, iv exchange.Interval, nsyms int, cache barfile.Cache) (*marketdata.Series, error) {
 	if path == "" {
 		return nil, errors.New("data.path: required for csv data")
 	}
@@ -142,7 +154,7 @@ func readCSV(path, sym string, iv exchange.Interval, nsyms int, cacheDir string)
 	} else if nsyms > 1 {
 		return nil, fmt.Errorf("data.path: %s is one file but the strategies trade %d symbols; give a folder", path, nsyms)
 	}
-	s, _, err := barfile.Cache{Dir: cacheDir}.Load(file, marketdata.ReadOptions{Interval: iv, Symbol: sym})
+	s, _, err := cache.Load(file, marketdata.ReadOptions{Interval: iv, Symbol: sym})
 	if err != nil {
 		return nil, err
 	}

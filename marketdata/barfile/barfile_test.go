@@ -110,3 +110,44 @@ func TestCache(t *testing.T) {
 		t.Errorf("wrong interval: %v", err)
 	}
 }
+
+func TestCacheWrittenMeanwhile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "BTCUSDT-60m.csv")
+	if err := os.WriteFile(src, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := marketdata.ReadOptions{Interval: exchange.Interval60m, Symbol: "BTCUSDT"}
+	var w Writes
+	c := Cache{Dir: filepath.Join(dir, "cache"), Writes: &w}
+	s1, ld, err := c.Load(src, o)
+	if err != nil || ld.FromCache || ld.CacheErr != nil || s1.Len() != 3 {
+		t.Fatalf("first load: %v %+v", err, ld)
+	}
+	if err := w.Wait(); err != nil {
+		t.Fatalf("writing the cache: %v", err)
+	}
+	s2, ld, err := Cache{Dir: c.Dir}.Load(src, o)
+	if err != nil || !ld.FromCache || s2.Hash() != s1.Hash() {
+		t.Fatalf("second load: %v %+v", err, ld)
+	}
+	names, _ := os.ReadDir(c.Dir)
+	if len(names) != 1 || filepath.Ext(names[0].Name()) != Ext || names[0].Name()[0] == '.' {
+		t.Errorf("the cache folder holds %v, want one bars file and no temporary file", names)
+	}
+
+	// A cache folder that cannot be made: the bars are good, Wait says why.
+	blocked := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocked, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var w2 Writes
+	s3, ld, err := Cache{Dir: filepath.Join(blocked, "cache"), Writes: &w2}.Load(src, o)
+	if err != nil || ld.FromCache || s3.Hash() != s1.Hash() {
+		t.Fatalf("load with a blocked cache: %v %+v", err, ld)
+	}
+	if err := w2.Wait(); err == nil || err.Error() != "barfile: cache folder: mkdir "+blocked+": not a directory" {
+		t.Errorf("blocked cache: %v", err)
+	}
+}

@@ -3,10 +3,12 @@ package barfile
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/spotbot/spotbot/marketdata"
 )
@@ -21,6 +23,38 @@ const Ext = ".arrow"
 // changed source is read again. An empty Dir disables the cache.
 type Cache struct {
 	Dir string
+	// Writes, when set, takes the writing of cache files: Load returns the
+	// bars as soon as they are read and the file is written meanwhile
+	// (Writes.Wait waits for it). Nil: Load writes before it returns.
+	Writes *Writes
+}
+
+// Writes are cache files being written in the background. Each is written
+// to a temporary file renamed into place, so a file still being written,
+// or one whose writing was cut short, is never read as the cache.
+type Writes struct {
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	errs []error
+}
+
+func (w *Writes) start(write func() error) {
+	w.wg.Go(func() {
+		if err := write(); err != nil {
+			w.mu.Lock()
+			w.errs = append(w.errs, err)
+			w.mu.Unlock()
+		}
+	})
+}
+
+// Wait waits for every write started and returns why any failed (the
+// bars are good all the same: the next load reads the source again).
+func (w *Writes) Wait() error {
+	w.wg.Wait()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return errors.Join(w.errs...)
 }
 
 // DefaultDir is the user's cache folder's spotbot/bars ($XDG_CACHE_HOME or
@@ -40,7 +74,7 @@ type Loaded struct {
 	// FromCache is true when the bars came from the cache.
 	FromCache bool
 	// CacheErr is why the cache could not be written (the bars are good
-	// all the same); nil when it was.
+	// all the same); nil when it was, or when Cache.Writes writes it.
 	CacheErr error
 }
 
@@ -88,10 +122,16 @@ func (c Cache) Load(path string, o marketdata.ReadOptions) (*marketdata.Series, 
 	}
 	ld := Loaded{Format: rep.String()}
 	if c.Dir != "" {
-		if err := os.MkdirAll(c.Dir, 0o755); err != nil {
-			ld.CacheErr = err
+		write := func() error {
+			if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+				return fmt.Errorf("barfile: cache folder: %w", err)
+			}
+			return WriteFile(cached, s, Meta{Source: source, Format: rep.String()})
+		}
+		if c.Writes != nil {
+			c.Writes.start(write) // s is never changed: it may be read meanwhile
 		} else {
-			ld.CacheErr = WriteFile(cached, s, Meta{Source: source, Format: rep.String()})
+			ld.CacheErr = write()
 		}
 	}
 	return s, ld, nil
