@@ -36,6 +36,8 @@ type runFlags struct {
 	// cpuProfile, a hidden flag, names a file for a CPU profile of the
 	// whole command (backtest_profile.go).
 	cpuProfile string
+	// stepwise turns the strategies' fast path off (backtest.Spec.Stepwise).
+	stepwise bool
 }
 
 func (f *runFlags) register(c *cobra.Command) {
@@ -53,10 +55,11 @@ func (f *runFlags) register(c *cobra.Command) {
 	fs.BoolVar(&f.noStore, "no-store", false, "do not record the runs in the database")
 }
 
-// registerProfile adds the hidden --cpuprofile flag, to the commands of a
-// single run only (single starts the profile).
-func (f *runFlags) registerProfile(c *cobra.Command) {
+// registerSingle adds the flags of the commands of a single run only:
+// --stepwise and the hidden --cpuprofile (single starts the profile).
+func (f *runFlags) registerSingle(c *cobra.Command) {
 	fs := c.Flags()
+	fs.BoolVar(&f.stepwise, "stepwise", false, "deliver every bar through the strategies' OnKline, their fast path (Skip) off: the same results, slower; to compare")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the command to this file")
 	_ = fs.MarkHidden("cpuprofile")
 }
@@ -173,7 +176,7 @@ Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
 	}
 	root.SuggestionsMinimumDistance = 2
 	rf.register(root)
-	rf.registerProfile(root)
+	rf.registerSingle(root)
 
 	var runF runFlags
 	runCmd := &cobra.Command{
@@ -187,7 +190,7 @@ Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration.`,
 		},
 	}
 	runF.register(runCmd)
-	runF.registerProfile(runCmd)
+	runF.registerSingle(runCmd)
 	root.AddCommand(runCmd, newSweep(prog, d), newWalkForward(prog, d), newReport(prog, d), newWorker(prog, d))
 	return root
 }
@@ -216,6 +219,7 @@ func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	s.Stepwise = rf.stepwise
 	// The bars are loaded: see RunMemory.
 	_, restore := backtest.RunMemory()
 	defer restore()
