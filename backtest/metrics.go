@@ -421,20 +421,26 @@ func meanStd(x []float64) (mean, sd float64) {
 // recovery of that peak (or to the end), and the mean depth of the separate
 // drawdown periods.
 func drawdowns(c *Curve) (maxDD float64, maxDur time.Duration, avg float64) {
-	peak := c.Values[0]
-	peakAt := c.At(0)
+	// The values are walked as a slice; a point's time is looked up only
+	// where a drawdown ends (Curve.At), not carried at every point.
+	vals := c.Values
+	peak, peakIdx := vals[0], 0
 	var depth float64 // of the current period
-	var depths []float64
-	for _, p := range c.All() {
-		v := p.Value
+	var sum float64   // the depths of the periods so far, added in order
+	periods := 0
+	ended := func(i int) {
+		sum += depth
+		periods++
+		if d := time.Duration(c.At(i)-c.At(peakIdx)) * time.Millisecond; d > maxDur {
+			maxDur = d
+		}
+	}
+	for i, v := range vals {
 		if v >= peak {
 			if depth > 0 {
-				depths = append(depths, depth)
-				if d := time.Duration(p.At-peakAt) * time.Millisecond; d > maxDur {
-					maxDur = d
-				}
+				ended(i)
 			}
-			peak, peakAt, depth = v, p.At, 0
+			peak, peakIdx, depth = v, i, 0
 			continue
 		}
 		dd := (peak - v) / peak
@@ -446,16 +452,10 @@ func drawdowns(c *Curve) (maxDD float64, maxDur time.Duration, avg float64) {
 		}
 	}
 	if depth > 0 {
-		depths = append(depths, depth)
-		if d := time.Duration(c.At(c.Len()-1)-peakAt) * time.Millisecond; d > maxDur {
-			maxDur = d
-		}
+		ended(len(vals) - 1)
 	}
-	for _, d := range depths {
-		avg += d
-	}
-	if len(depths) > 0 {
-		avg /= float64(len(depths))
+	if periods > 0 {
+		avg = sum / float64(periods)
 	}
 	return maxDD, maxDur, avg
 }
