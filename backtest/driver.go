@@ -187,21 +187,21 @@ func (d *driver) sampleRun(i int, bars strategy.Bars) {
 	d.valued[i] = d.quoted[i]
 	q, on := d.baseF[i], d.baseF[i] != 0 && d.valued[i]
 	exposed := on && q >= d.stepF[i]
+	n0 := d.curve.Len()
 	for j := lo; j < hi; j++ {
 		c := bars.Close(j - lo)
 		v := d.quoteF
 		if on {
 			v += q * c.Float64()
 		}
-		n := d.curve.Len()
-		if n == 0 || v > d.peak {
+		if n := d.curve.Len(); n == 0 || v > d.peak {
 			d.last[i] = c
 			d.exact[n] = d.exactEquity()
 			d.peak = v
 		}
-		d.exposure.mark(n, exposed)
 		d.curve.Append(s.CloseMs(j), v)
 	}
+	d.exposure.markRange(n0, d.curve.Len(), exposed)
 	d.last[i], d.staleF[i] = bars.Close(hi-lo-1), true
 }
 

@@ -40,6 +40,29 @@ func (e *Exposure) mark(i int, held bool) {
 	}
 }
 
+// markRange is mark(i, held) for every i in [from, to), a word at a time.
+func (e *Exposure) markRange(from, to int, held bool) {
+	if to <= from {
+		return
+	}
+	for len(*e) <= (to-1)/64 {
+		*e = append(*e, 0)
+	}
+	if !held {
+		return
+	}
+	for i := from; i < to; {
+		w, bit := i/64, i%64
+		n := min(64-bit, to-i)
+		mask := ^uint64(0)
+		if n < 64 {
+			mask = (uint64(1)<<n - 1) << bit
+		}
+		(*e)[w] |= mask
+		i += n
+	}
+}
+
 // DrawdownSeries returns each point's drawdown below the running peak, as
 // a fraction (0 at a new peak), for reports.
 func DrawdownSeries(c Curve) []float64 {
