@@ -1,0 +1,34 @@
+package backtest
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// BenchmarkCompute is the metrics over a million-point equity curve that
+// is flat 60% of the time (no position) and moves otherwise, as a
+// smacross run's does: points/s.
+func BenchmarkCompute(b *testing.B) {
+	const n = 1_000_000
+	r := rand.New(rand.NewPCG(7, 8))
+	var c Curve
+	v := 10_000.0
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	for i := range n {
+		if (i/50)%5 >= 3 {
+			v *= 1 + (r.Float64()-0.5)*0.002
+		}
+		c.Append(t0+int64(i)*60_000, v)
+	}
+	in := ComputeInput{Curve: c, Exact: map[int]decimal.Decimal{0: decimal.NewFromInt(10_000)}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if m := Compute(in); m.Bars != n {
+			b.Fatal(m.Bars)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "points/s")
+}
