@@ -23,13 +23,13 @@ func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kli
 	p := m.feed(iv)
 	ks := *p
 	if n := len(ks); n > 0 && !k.OpenTime.After(ks[n-1].OpenTime) {
-		return fmt.Errorf("sim: %s %s kline at %s is not after %s", symbol, iv, k.OpenTime, ks[n-1].OpenTime)
+		return notAfter(symbol, iv, k.OpenTime, ks[n-1].OpenTime)
 	}
 	if exchange.CmpDecimal(k.Low, k.High) > 0 || !k.Low.IsPositive() {
 		return fmt.Errorf("sim: %s %s kline at %s has low %s above high %s or not positive", symbol, iv, k.OpenTime, k.Low, k.High)
 	}
 	if open := k.OpenTime; open.After(x.now) {
-		x.now = open
+		x.setNow(open)
 	}
 	if len(m.pending) > 0 {
 		x.fillPending(m, k)
@@ -40,7 +40,7 @@ func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kli
 	m.setLast(k.Close)
 	m.tape.updates++
 	if closeAt := iv.Next(k.OpenTime); closeAt.After(x.now) {
-		x.now = closeAt
+		x.setNow(closeAt)
 	}
 	m.store(p, k)
 	return nil
@@ -111,32 +111,48 @@ func (x *Exchange) FeedRun(symbol string, iv exchange.Interval, n int, last *exc
 }
 
 // feedBar is FeedBar on the symbol's market, the lock held (or not needed).
+// Times compare and the clock moves on the integer shadows of clock.go
+// when the bar's open time and the time compared have one, as time.Time
+// otherwise, with the same results.
 func (x *Exchange) feedBar(m *market, symbol string, iv exchange.Interval, k *exchange.FixedKline) error {
-	// dur is the interval's length, looked up once while the bars of
-	// one interval are held (Interval.Duration compares strings).
+	// same says the bar continues the held bars' feed; dur is the
+	// interval's length, looked up once while the bars of one interval
+	// are held (Interval.Duration compares strings).
+	same := m.holding && m.heldIv == iv
 	var dur time.Duration
-	if m.holding && m.heldIv == iv {
+	if same {
 		dur = m.heldDur
 	} else if iv != exchange.Interval1M {
 		dur = iv.Duration()
 	}
-	if m.holding && (m.heldIv != iv || m.retain != 1) {
+	if m.holding && (!same || m.retain != 1) {
 		m.flush()
 	}
-	var prev time.Time
-	if m.holding {
-		prev = m.held.OpenTime
-	} else if ks := *m.feed(iv); len(ks) > 0 {
-		prev = ks[len(ks)-1].OpenTime
-	}
-	if !prev.IsZero() && !k.OpenTime.After(prev) {
-		return fmt.Errorf("sim: %s %s kline at %s is not after %s", symbol, iv, k.OpenTime, prev)
+	kNs, kFast := fastNanos(k.OpenTime)
+	if m.holding && m.heldFast && kFast {
+		if kNs <= m.heldNs {
+			return notAfter(symbol, iv, k.OpenTime, m.held.OpenTime)
+		}
+	} else {
+		var prev time.Time
+		if m.holding {
+			prev = m.held.OpenTime
+		} else if ks := *m.feed(iv); len(ks) > 0 {
+			prev = ks[len(ks)-1].OpenTime
+		}
+		if !prev.IsZero() && !k.OpenTime.After(prev) {
+			return notAfter(symbol, iv, k.OpenTime, prev)
+		}
 	}
 	if k.Low.Cmp(k.High) > 0 || !k.Low.IsPositive() {
 		return fmt.Errorf("sim: %s %s kline at %s has low %s above high %s or not positive", symbol, iv, k.OpenTime, k.Low, k.High)
 	}
-	if open := k.OpenTime; open.After(x.now) {
-		x.now = open
+	if kFast && x.nowFast {
+		if kNs > x.nowNs {
+			x.now, x.nowNs = k.OpenTime, kNs
+		}
+	} else if open := k.OpenTime; open.After(x.now) {
+		x.setNow(open)
 	}
 	if len(m.pending) > 0 {
 		// Pending orders need the open alone.
@@ -147,21 +163,36 @@ func (x *Exchange) feedBar(m *market, symbol string, iv exchange.Interval, k *ex
 	}
 	m.lastFix, m.lastHeld = k.Close, true
 	m.tape.updates++
-	var closeAt time.Time
-	if dur > 0 {
-		closeAt = k.OpenTime.Add(dur)
+	if kFast && x.nowFast && dur > 0 && dur <= fastDurMax {
+		// k.OpenTime.Add(dur), built from its shadow: the same fields.
+		if c := kNs + int64(dur); c > x.nowNs {
+			x.now, x.nowNs = time.Unix(0, c).UTC(), c
+		}
 	} else {
-		closeAt = iv.Next(k.OpenTime)
-	}
-	if closeAt.After(x.now) {
-		x.now = closeAt
+		var closeAt time.Time
+		if dur > 0 {
+			closeAt = k.OpenTime.Add(dur)
+		} else {
+			closeAt = iv.Next(k.OpenTime)
+		}
+		if closeAt.After(x.now) {
+			x.setNow(closeAt)
+		}
 	}
 	if m.retain == 1 {
-		m.held, m.heldIv, m.heldDur, m.holding = *k, iv, dur, true
+		m.held, m.heldNs, m.heldFast = *k, kNs, kFast
+		if !same {
+			m.heldIv, m.heldDur, m.holding = iv, dur, true
+		}
 		return nil
 	}
 	m.store(m.feed(iv), k.Kline())
 	return nil
+}
+
+// notAfter is the refusal of a bar that does not follow its feed's last.
+func notAfter(symbol string, iv exchange.Interval, open, prev time.Time) error {
+	return fmt.Errorf("sim: %s %s kline at %s is not after %s", symbol, iv, open, prev)
 }
 
 // reachesFixed reports whether the bar reaches the best resting order of

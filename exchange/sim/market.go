@@ -31,6 +31,8 @@ type market struct {
 	heldIv   exchange.Interval
 	heldDur  time.Duration // heldIv's length; 0 for a month, whose length varies
 	holding  bool
+	heldNs   int64 // held.OpenTime's shadow when heldFast (clock.go)
+	heldFast bool
 	lastFix  exchange.Fixed
 	lastHeld bool
 	retain   int // Options.KlineRetention

@@ -146,6 +146,10 @@ type Exchange struct {
 	groupSeq           int64
 	dust               []dustConversion
 	wallet             *walletState // wallet, transfers and sub-accounts; see wal
+	// nowNs is now's Unix nanoseconds when nowFast says now has that
+	// shadow (clock.go; every change of now keeps it).
+	nowNs   int64
+	nowFast bool
 }
 
 // New builds an exchange.
@@ -168,7 +172,8 @@ func New(o Options) (*Exchange, error) {
 	if o.SlippageBps.IsNegative() || o.SlippageTicks < 0 {
 		return nil, errors.New("sim: negative slippage")
 	}
-	x := &Exchange{opts: o, now: o.Start.UTC(), markets: map[string]*market{}, accounts: map[string]*account{}, master: o.MasterUID, nextUID: 1}
+	x := &Exchange{opts: o, markets: map[string]*market{}, accounts: map[string]*account{}, master: o.MasterUID, nextUID: 1}
+	x.setNow(o.Start.UTC())
 	for _, s := range o.Symbols {
 		if err := x.addSymbol(s); err != nil {
 			return nil, err
@@ -212,7 +217,7 @@ func (x *Exchange) SetTime(t time.Time) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if t.After(x.now) {
-		x.now = t.UTC()
+		x.setNow(t.UTC())
 	}
 }
 
@@ -221,7 +226,7 @@ func (x *Exchange) Advance(d time.Duration) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if d > 0 {
-		x.now = x.now.Add(d)
+		x.setNow(x.now.Add(d))
 	}
 }
 
