@@ -133,19 +133,11 @@ func (x *Exchange) feedBar(m *market, symbol string, iv exchange.Interval, k *ex
 		if kNs <= m.heldNs {
 			return notAfter(symbol, iv, k.OpenTime, m.held.OpenTime)
 		}
-	} else {
-		var prev time.Time
-		if m.holding {
-			prev = m.held.OpenTime
-		} else if ks := *m.feed(iv); len(ks) > 0 {
-			prev = ks[len(ks)-1].OpenTime
-		}
-		if !prev.IsZero() && !k.OpenTime.After(prev) {
-			return notAfter(symbol, iv, k.OpenTime, prev)
-		}
+	} else if err := m.follows(symbol, iv, k); err != nil {
+		return err
 	}
 	if k.Low.Cmp(k.High) > 0 || !k.Low.IsPositive() {
-		return fmt.Errorf("sim: %s %s kline at %s has low %s above high %s or not positive", symbol, iv, k.OpenTime, k.Low, k.High)
+		return badRange(symbol, iv, k)
 	}
 	if kFast && x.nowFast {
 		if kNs > x.nowNs {
@@ -154,12 +146,8 @@ func (x *Exchange) feedBar(m *market, symbol string, iv exchange.Interval, k *ex
 	} else if open := k.OpenTime; open.After(x.now) {
 		x.setNow(open)
 	}
-	if len(m.pending) > 0 {
-		// Pending orders need the open alone.
-		x.fillPending(m, exchange.Kline{OpenTime: k.OpenTime, CloseTime: k.CloseTime, Open: k.Open.Decimal()})
-	}
-	if x.reachesFixed(m, k) {
-		x.fillResting(m, k.Kline())
+	if !m.idle() {
+		x.fillBar(m, k)
 	}
 	m.lastFix, m.lastHeld = k.Close, true
 	m.tape.updates++
@@ -169,15 +157,7 @@ func (x *Exchange) feedBar(m *market, symbol string, iv exchange.Interval, k *ex
 			x.now, x.nowNs = time.Unix(0, c).UTC(), c
 		}
 	} else {
-		var closeAt time.Time
-		if dur > 0 {
-			closeAt = k.OpenTime.Add(dur)
-		} else {
-			closeAt = iv.Next(k.OpenTime)
-		}
-		if closeAt.After(x.now) {
-			x.setNow(closeAt)
-		}
+		x.closeBar(iv, dur, k.OpenTime)
 	}
 	if m.retain == 1 {
 		m.held, m.heldNs, m.heldFast = *k, kNs, kFast
@@ -188,6 +168,53 @@ func (x *Exchange) feedBar(m *market, symbol string, iv exchange.Interval, k *ex
 	}
 	m.store(m.feed(iv), k.Kline())
 	return nil
+}
+
+// follows checks, as time.Time, that the bar opens after the last of its
+// feed (held or stored; a zero open time counts as none).
+func (m *market) follows(symbol string, iv exchange.Interval, k *exchange.FixedKline) error {
+	var prev time.Time
+	if m.holding {
+		prev = m.held.OpenTime
+	} else if ks := *m.feed(iv); len(ks) > 0 {
+		prev = ks[len(ks)-1].OpenTime
+	}
+	if !prev.IsZero() && !k.OpenTime.After(prev) {
+		return notAfter(symbol, iv, k.OpenTime, prev)
+	}
+	return nil
+}
+
+// fillBar fills the orders a bar reaches: those pending fill at its open,
+// then the resting ones it reaches.
+func (x *Exchange) fillBar(m *market, k *exchange.FixedKline) {
+	if len(m.pending) > 0 {
+		// Pending orders need the open alone.
+		x.fillPending(m, exchange.Kline{OpenTime: k.OpenTime, CloseTime: k.CloseTime, Open: k.Open.Decimal()})
+	}
+	if x.reachesFixed(m, k) {
+		x.fillResting(m, k.Kline())
+	}
+}
+
+// closeBar moves the clock, as time.Time, to the close of the bar opening
+// at open: dur later, or the interval's next open when dur is 0 (a month).
+func (x *Exchange) closeBar(iv exchange.Interval, dur time.Duration, open time.Time) {
+	var closeAt time.Time
+	if dur > 0 {
+		closeAt = open.Add(dur)
+	} else {
+		closeAt = iv.Next(open)
+	}
+	if closeAt.After(x.now) {
+		x.setNow(closeAt)
+	}
+}
+
+// badRange is the refusal of a bar whose low is above its high or not
+// positive.
+func badRange(symbol string, iv exchange.Interval, k *exchange.FixedKline) error {
+	return fmt.Errorf("sim: %s %s kline at %s has low %s above high %s or not positive", symbol, iv, k.OpenTime, k.Low, k.High)
 }
 
 // notAfter is the refusal of a bar that does not follow its feed's last.
