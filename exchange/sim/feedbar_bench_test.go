@@ -36,8 +36,8 @@ func BenchmarkFeedBar(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		if want := bars[n-1].OpenTime.Add(time.Minute); !x.now.Equal(want) {
-			b.Fatalf("clock %s, want %s", x.now, want)
+		if want := bars[n-1].OpenTime.Add(time.Minute); x.now != want || !x.nowFast || !x.markets["BTCUSDT"].heldFast {
+			b.Fatalf("clock %s, want %s, on its integer shadow (%v, the held bar's %v)", x.now, want, x.nowFast, x.markets["BTCUSDT"].heldFast)
 		}
 	}
 	secs := b.Elapsed().Seconds()
