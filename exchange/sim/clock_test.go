@@ -186,3 +186,42 @@ func TestFeedBarFillsAtTheOpen(t *testing.T) {
 	require.True(t, trades[0].Time == open, "filled at %s, want %s", trades[0].Time, open)
 	require.True(t, x.Now() == time.Date(2024, 1, 1, 1, 1, 0, 123_457, time.UTC), "clock %s", x.Now())
 }
+
+// A bar time with a monotonic clock reading (only time.Now gives one, so
+// this test reads the wall clock, never compared with anything but
+// itself) has no shadow: the clock keeps the reading as FeedKline's does.
+func TestFeedBarClockMonotonic(t *testing.T) {
+	t.Parallel()
+	mono := time.Now()
+	require.False(t, mono == mono.Round(0), "time.Now has no monotonic reading here")
+	_, fast := fastNanos(mono)
+	require.False(t, fast)
+	var xs [2]*Exchange
+	for i := range xs {
+		x, err := New(Options{Start: mono.Add(-time.Hour), Symbols: exchangetest.Symbols(), KlineRetention: 1, SingleDriver: true})
+		require.NoError(t, err)
+		xs[i] = x
+	}
+	for i, open := range []time.Time{mono, mono.Add(time.Minute), mono.Add(time.Minute), mono.Add(3 * time.Minute)} {
+		var errs [2]error
+		for path, x := range xs {
+			bar := exchange.FixedKline{OpenTime: open, CloseTime: open.Add(time.Second),
+				Open: exchange.NewFixed(200, 0), High: exchange.NewFixed(210, 0), Low: exchange.NewFixed(190, 0), Close: exchange.NewFixed(205, 0), Volume: exchange.NewFixed(1, 0)}
+			if path == 0 {
+				errs[path] = x.FeedKline("BTCUSDT", exchange.Interval1m, bar.Kline())
+			} else {
+				errs[path] = x.FeedBar("BTCUSDT", exchange.Interval1m, &bar)
+			}
+		}
+		if i == 2 { // the same open again
+			require.EqualError(t, errs[1], errs[0].Error())
+			require.Equal(t, notAfter("BTCUSDT", exchange.Interval1m, open, open).Error(), errs[1].Error())
+		} else {
+			require.NoError(t, errs[0], "step %d", i)
+			require.NoError(t, errs[1], "step %d", i)
+		}
+		require.True(t, xs[0].Now() == xs[1].Now(), "step %d: FeedKline's clock %s, FeedBar's %s", i, xs[0].Now(), xs[1].Now())
+		require.False(t, xs[1].nowFast, "step %d", i)
+	}
+	require.True(t, xs[1].Now() == mono.Add(4*time.Minute), "clock %s", xs[1].Now())
+}
