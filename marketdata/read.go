@@ -387,23 +387,27 @@ func numError(field string, t []byte, p numProblem) *RowError {
 	return &RowError{Field: field, Problem: fmt.Sprintf("%q is not a decimal number", truncate(t))}
 }
 
+// scanDigits reads the decimal digits of text from i on into acc (acc×10 +
+// digit each) and returns where they end and the value.
+func scanDigits(text []byte, i int, acc uint64) (int, uint64) {
+	for ; i < len(text); i++ {
+		c := text[i] - '0'
+		if c > 9 {
+			break
+		}
+		acc = acc*10 + uint64(c)
+	}
+	return i, acc
+}
+
 // fastRow parses a row whose first six fields are time (epoch digits),
 // open, high, low, close and volume as plain decimals, in one pass without
 // splitting; false leaves the row to row's general path (which also words
 // the errors).
 func (l *layout) fastRow(b *builder, text []byte) bool {
-	i := 0
-	var t uint64
-	nd := 0
-	for ; i < len(text) && text[i] != ','; i++ {
-		c := text[i] - '0'
-		if c > 9 {
-			return false
-		}
-		t = t*10 + uint64(c)
-		nd++
-	}
-	if nd == 0 || nd > 18 || i == len(text) || l.unit != UnitMillis || t < msFrom2009 && !l.declared || t >= msTo2100 {
+	i, t := scanDigits(text, 0, 0)
+	nd := i
+	if nd == 0 || nd > 18 || i == len(text) || text[i] != ',' || l.unit != UnitMillis || t < msFrom2009 && !l.declared || t >= msTo2100 {
 		return false
 	}
 	i++
@@ -413,32 +417,19 @@ func (l *layout) fastRow(b *builder, text []byte) bool {
 		// the coefficient cannot overflow and has at most 18 significant
 		// digits exactly when it is below 10^18. Anything else (more
 		// digits, with leading zeros, say) is the general path's.
-		var mant uint64
 		start := i
-		for ; i < len(text); i++ {
-			c := text[i] - '0'
-			if c > 9 {
-				break
-			}
-			mant = mant*10 + uint64(c)
-		}
+		var mant uint64
+		i, mant = scanDigits(text, i, 0)
 		nd, dec := i-start, 0
 		if i < len(text) && text[i] == '.' {
 			if nd == 0 {
 				return false
 			}
-			i++
-			frac := i
-			for ; i < len(text); i++ {
-				c := text[i] - '0'
-				if c > 9 {
-					break
-				}
-				mant = mant*10 + uint64(c)
-			}
-			if dec = i - frac; dec == 0 {
+			frac := i + 1
+			if i, mant = scanDigits(text, frac, mant); i == frac {
 				return false
 			}
+			dec = i - frac
 			nd += dec
 		}
 		if nd == 0 || nd > 19 || mant >= 1e18 || i < len(text) && text[i] != ',' {
