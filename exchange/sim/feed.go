@@ -54,10 +54,8 @@ func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kli
 // for or stored beside others (a feed keeping one kline, a replay's,
 // holds the latest bar compact instead).
 func (x *Exchange) FeedBar(symbol string, iv exchange.Interval, k *exchange.FixedKline) error {
-	if !x.opts.SingleDriver {
-		x.mu.Lock()
-		defer x.mu.Unlock()
-	}
+	x.lockFeed()
+	defer x.unlockFeed()
 	m, err := x.market(symbol)
 	if err != nil {
 		return err
@@ -65,14 +63,27 @@ func (x *Exchange) FeedBar(symbol string, iv exchange.Interval, k *exchange.Fixe
 	return x.feedBar(m, symbol, iv, k)
 }
 
+// lockFeed and unlockFeed take and release the lock around the per-bar
+// calls (FeedBar, FeedRun, Idle), unless one goroutine alone drives the
+// exchange (Options.SingleDriver): a backtest calls them at every bar.
+func (x *Exchange) lockFeed() {
+	if !x.opts.SingleDriver {
+		x.mu.Lock()
+	}
+}
+
+func (x *Exchange) unlockFeed() {
+	if !x.opts.SingleDriver {
+		x.mu.Unlock()
+	}
+}
+
 // Idle reports whether no order of the symbol waits for a bar (none
 // pending for the next open, none resting): a bar then fills nothing, and
 // FeedRun may stand for many.
 func (x *Exchange) Idle(symbol string) bool {
-	if !x.opts.SingleDriver {
-		x.mu.Lock()
-		defer x.mu.Unlock()
-	}
+	x.lockFeed()
+	defer x.unlockFeed()
 	m, err := x.market(symbol)
 	return err == nil && m.idle()
 }
@@ -86,10 +97,8 @@ func (m *market) idle() bool { return len(m.pending) == 0 && len(m.bids) == 0 &&
 // and well formed, as a series' bars are; last is checked as FeedBar
 // checks a bar. A symbol with orders waiting is refused.
 func (x *Exchange) FeedRun(symbol string, iv exchange.Interval, n int, last *exchange.FixedKline) error {
-	if !x.opts.SingleDriver {
-		x.mu.Lock()
-		defer x.mu.Unlock()
-	}
+	x.lockFeed()
+	defer x.unlockFeed()
 	m, err := x.market(symbol)
 	if err != nil {
 		return err
