@@ -43,6 +43,36 @@ func countingRegistry(skipped, stepped *int) *strategy.Registry {
 	return reg
 }
 
+// countBothWays runs spec with the fast path and stepwise, smacross
+// counting in each run the bars Skip took and the bars OnKline saw; it
+// fails unless the two results are the same and the stepwise run sent
+// every bar through OnKline, and returns the fast run's result and counts.
+func countBothWays(t *testing.T, spec Spec) (res *Result, skipped, stepped int) {
+	t.Helper()
+	var skipped2, stepped2 int
+	fast, slow := spec, spec
+	fast.Registry = countingRegistry(&skipped, &stepped)
+	slow.Registry = countingRegistry(&skipped2, &stepped2)
+	slow.Stepwise = true
+	a, err := Run(t.Context(), fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Run(t.Context(), slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResult(t, a, b)
+	bars := 0
+	for _, s := range spec.Data {
+		bars += s.Len()
+	}
+	if skipped2 != 0 || stepped2 != bars {
+		t.Fatalf("stepwise: %d bars skipped, %d stepped; want 0 and %d", skipped2, stepped2, bars)
+	}
+	return a, skipped, stepped
+}
+
 // sameResult fails unless a and b are the same result (sameResults).
 func sameResult(t *testing.T, a, b *Result) {
 	t.Helper()
@@ -93,28 +123,11 @@ func TestFastPathSameResult(t *testing.T) {
 			if v.fill != nil {
 				v.fill(&base.Fill)
 			}
-			var skipped, stepped, skipped2, stepped2 int
-			fast := base
-			fast.Registry = countingRegistry(&skipped, &stepped)
-			slow := base
-			slow.Registry = countingRegistry(&skipped2, &stepped2)
-			slow.Stepwise = true
-			a, err := Run(t.Context(), fast)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := Run(t.Context(), slow)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameResult(t, a, b)
+			a, skipped, stepped := countBothWays(t, base)
 			if len(a.Locks) != v.wantLocks {
 				t.Fatalf("%d protection locks, want %d", len(a.Locks), v.wantLocks)
 			}
 			bars := base.Data["BTCUSDT"].Len()
-			if skipped2 != 0 || stepped2 != bars {
-				t.Fatalf("stepwise: %d bars skipped, %d stepped; want 0 and %d", skipped2, stepped2, bars)
-			}
 			if skipped+stepped != bars {
 				t.Fatalf("fast: %d skipped + %d stepped, want %d bars", skipped, stepped, bars)
 			}
@@ -129,21 +142,7 @@ func TestFastPathSameResult(t *testing.T) {
 // 200,000 real one-minute bars (ETH/BTC, ../shared/data).
 func TestFastPathSameResultMinuteBars(t *testing.T) {
 	bars := tiled(t, 200_000)
-	base := millionSpec(bars)
-	var skipped, stepped, skipped2, stepped2 int
-	fast, slow := base, base
-	fast.Registry = countingRegistry(&skipped, &stepped)
-	slow.Registry = countingRegistry(&skipped2, &stepped2)
-	slow.Stepwise = true
-	a, err := Run(t.Context(), fast)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Run(t.Context(), slow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameResult(t, a, b)
+	a, skipped, stepped := countBothWays(t, millionSpec(bars))
 	if skipped != 178_789 || stepped != 21_211 || len(a.Fills) != 11_585 {
 		t.Fatalf("%d skipped + %d stepped of %d bars, %d fills; want 178,789 + 21,211, and 11,585 fills", skipped, stepped, bars.Len(), len(a.Fills))
 	}
