@@ -5,29 +5,48 @@ import (
 	"testing"
 )
 
-// TestSMAPeek checks that Peek returns, bit for bit, the Value and Ready
-// that Update then gives, over values whose Kahan sum carries a
-// correction, across the window filling and wrapping, and for a
-// non-finite value (ignored by both).
-func TestSMAPeek(t *testing.T) {
-	s, err := NewSMA(3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vals := []float64{0.1, 1e16, 0.3, math.NaN(), -1e16, 0.7, 1.1, math.Inf(1), 2.2, 0.1}
-	wantReady := []bool{false, false, true, true, true, true, true, true, true, true}
+// peeker is what Peek is checked on.
+type peeker interface {
+	Peek(v float64) (float64, bool)
+	Update(v float64)
+	Value() float64
+	Ready() bool
+}
+
+// checkPeek feeds vals to ind, checking at each that Peek returned, bit
+// for bit, the Value and Ready that Update then gave, and the readiness
+// wanted.
+func checkPeek(t *testing.T, ind peeker, vals []float64, wantReady []bool) {
+	t.Helper()
 	for i, v := range vals {
-		pv, pr := s.Peek(v)
-		s.Update(v)
-		if pr != s.Ready() || math.Float64bits(pv) != math.Float64bits(s.Value()) {
-			t.Fatalf("value %d (%v): Peek gave %v, %v; Update then Value, Ready %v, %v", i, v, pv, pr, s.Value(), s.Ready())
+		pv, pr := ind.Peek(v)
+		ind.Update(v)
+		if pr != ind.Ready() || math.Float64bits(pv) != math.Float64bits(ind.Value()) {
+			t.Fatalf("value %d (%v): Peek gave %v, %v; Update then Value, Ready %v, %v", i, v, pv, pr, ind.Value(), ind.Ready())
 		}
 		if pr != wantReady[i] {
 			t.Fatalf("value %d: ready %v, want %v", i, pr, wantReady[i])
 		}
 	}
-	// The window holds the last three finite values: 1.1, 2.2, 0.1.
-	if got, want := s.Value(), (1.1+2.2+0.1)/3; math.Abs(got-want) > 1e-15 {
+}
+
+// TestSMAPeek checks Peek over values whose Kahan sum carries a
+// correction, across the window filling and wrapping, and for
+// non-finite values (ignored by both).
+func TestSMAPeek(t *testing.T) {
+	s, err := NewSMA(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPeek(t, s, []float64{0.1, 1e16, 0.3, math.NaN(), -1e16, 0.7, 1.1, math.Inf(1), 2.2, 0.1},
+		[]bool{false, false, true, true, true, true, true, true, true, true})
+	// The window holds the last three finite values: the average of a
+	// fresh SMA given only 1.1, 2.2 and 0.1.
+	fresh, _ := NewSMA(3)
+	for _, v := range []float64{1.1, 2.2, 0.1} {
+		fresh.Update(v)
+	}
+	if got, want := s.Value(), fresh.Value(); got != want {
 		t.Fatalf("final value %v, want %v", got, want)
 	}
 }
@@ -38,22 +57,14 @@ func TestEMAPeek(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vals := []float64{1, math.NaN(), 2, 4, 3.5}
-	wantReady := []bool{false, false, true, true, true}
-	for i, v := range vals {
-		pv, pr := e.Peek(v)
-		e.Update(v)
-		if pr != e.Ready() || math.Float64bits(pv) != math.Float64bits(e.Value()) {
-			t.Fatalf("value %d (%v): Peek gave %v, %v; Update then Value, Ready %v, %v", i, v, pv, pr, e.Value(), e.Ready())
-		}
-		if pr != wantReady[i] {
-			t.Fatalf("value %d: ready %v, want %v", i, pr, wantReady[i])
-		}
-	}
-	// Seed 1.5 (mean of 1 and 2), then α = 2/3: 1.5 + (4-1.5)·2/3 = 3.1666…,
-	// then + (3.5 - 3.1666…)·2/3 = 3.3888…
-	if got, want := e.Value(), 1.5+(4-1.5)*(2.0/3); math.Abs(got-(want+(3.5-want)*(2.0/3))) > 1e-12 {
-		t.Fatalf("final value %v", got)
+	checkPeek(t, e, []float64{1, math.NaN(), 2, 4, 3.5}, []bool{false, false, true, true, true})
+	// Seed 1.5 (the mean of 1 and 2), then each value moves it by α = 2/3
+	// of its distance.
+	want := 1.5
+	want += (4 - want) * (2.0 / 3)
+	want += (3.5 - want) * (2.0 / 3)
+	if got := e.Value(); got != want {
+		t.Fatalf("final value %v, want %v", got, want)
 	}
 }
 
