@@ -172,17 +172,12 @@ func (d *driver) sampleAt(ms int64) {
 }
 
 // sampleRun samples each bar of a run the fast path took, as the Bar
-// hook and sample would have at each (no fill arrives during a run, so
-// only the closes move): with one symbol, in one loop.
+// hook and sample would have at each: no fill arrives during a run, so
+// only the close moves, and the fast path replays one symbol (the
+// replay offers runs only then), so the equity is the quote balance and
+// that symbol's holding at each close.
 func (d *driver) sampleRun(i int, bars strategy.Bars) {
 	s, lo, hi := bars.Series()
-	if len(d.symbols) != 1 {
-		for j := lo; j < hi; j++ {
-			d.last[i], d.staleF[i], d.valued[i] = bars.Close(j-lo), true, d.quoted[i]
-			d.sampleAt(s.CloseMs(j))
-		}
-		return
-	}
 	d.applyNewFills()
 	d.valued[i] = d.quoted[i]
 	q, on := d.baseF[i], d.baseF[i] != 0 && d.valued[i]
