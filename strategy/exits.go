@@ -88,19 +88,8 @@ func (r *Runtime) setupExits(in *instance) error {
 // subscribeExits makes bars of f check in's exits (f aggregated from the
 // base interval when one is set).
 func (r *Runtime) subscribeExits(f Feed, in *instance) {
-	st := r.feedState(f)
+	st := r.aggregated(f)
 	st.exitSubs = append(st.exitSubs, in)
-	base := r.opts.BaseInterval
-	if base == "" || f.Interval == base {
-		return
-	}
-	bs := r.feedState(Feed{Symbol: f.Symbol, Interval: base})
-	for _, d := range bs.aggs {
-		if d.st == st {
-			return
-		}
-	}
-	bs.aggs = append(bs.aggs, &derived{st: st, agg: aggregator{iv: f.Interval, merge: r.opts.MergeGaps}})
 }
 
 // exitFill follows a fill of the instance into its exit state: a buy

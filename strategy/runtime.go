@@ -248,19 +248,26 @@ func (r *Runtime) Add(cfg Config, s Strategy) error {
 }
 
 func (r *Runtime) subscribe(f Feed, in *instance) {
-	st := r.feedState(f)
+	st := r.aggregated(f)
 	st.subs = append(st.subs, in)
+}
+
+// aggregated returns the state of feed f, creating it, and makes sure it
+// is built from the base interval when one is set and f is another.
+func (r *Runtime) aggregated(f Feed) *feedState {
+	st := r.feedState(f)
 	base := r.opts.BaseInterval
 	if base == "" || f.Interval == base {
-		return
+		return st
 	}
 	bs := r.feedState(Feed{Symbol: f.Symbol, Interval: base})
 	for _, d := range bs.aggs {
 		if d.st == st {
-			return
+			return st
 		}
 	}
 	bs.aggs = append(bs.aggs, &derived{st: st, agg: aggregator{iv: f.Interval, merge: r.opts.MergeGaps}})
+	return st
 }
 
 // feedState returns the state of a feed, creating it.
