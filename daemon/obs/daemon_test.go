@@ -19,14 +19,13 @@ import (
 // A real bot replays configs/paper.yaml while the listener is scraped
 // (the race detector watches Status), then every counter served equals
 // the bot's own.
-func TestListenerOverARunningBot(t *testing.T) {
-	t.Parallel()
-	text, err := configs.FS.ReadFile("paper.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+// newBot builds a bot of the configuration text (with overrides) on the
+// built-in strategies, an in-memory store closed with the test and a
+// stepped clock at 2026-03-01.
+func newBot(t *testing.T, text []byte, overrides map[string]any) (*daemon.Bot, *config.Config, *store.Store) {
+	t.Helper()
 	reg := strategies.NewRegistry()
-	cfg, err := config.Load(text, nil, map[string]any{"data.speed": 0}, reg)
+	cfg, err := config.Load(text, nil, overrides, reg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,11 +33,21 @@ func TestListenerOverARunningBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	bot, err := daemon.New(daemon.Options{Config: cfg, Registry: reg, Store: st, Clock: exchangetest.NewStepClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return bot, cfg, st
+}
+
+func TestListenerOverARunningBot(t *testing.T) {
+	t.Parallel()
+	text, err := configs.FS.ReadFile("paper.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot, cfg, st := newBot(t, text, map[string]any{"data.speed": 0})
 	opts, err := ForBot(bot.Status, cfg, nil, st)
 	if err != nil {
 		t.Fatal(err)

@@ -6,11 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spotbot/spotbot/config"
-	"github.com/spotbot/spotbot/daemon"
-	"github.com/spotbot/spotbot/exchange/exchangetest"
-	"github.com/spotbot/spotbot/store"
-	"github.com/spotbot/spotbot/strategies"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -32,20 +27,7 @@ strategies:
     exits: {stop_loss: 2%}
     protections: {cooldown: ` + cooldown + `}
 `
-	reg := strategies.NewRegistry()
-	cfg, err := config.Load([]byte(text), nil, nil, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(t.Context(), store.Memory)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	bot, err := daemon.New(daemon.Options{Config: cfg, Registry: reg, Store: st, Clock: exchangetest.NewStepClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	bot, cfg, st := newBot(t, []byte(text), nil)
 	if err := bot.Run(t.Context()); err != nil {
 		t.Fatal(err)
 	}
