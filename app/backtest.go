@@ -341,13 +341,14 @@ func writeReports(ctx context.Context, d deps, rc config.Report, rep backtest.Re
 	return nil
 }
 
-// writeFile writes through a temporary file and renames it into place, so a
-// reader never sees half a report.
+// writeFile writes through a temporary file and moves it into place
+// (replaceFile), so a reader never sees half a report.
 func writeFile(path string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
+	// The temporary file, or after replaceFile the report it replaced.
 	defer os.Remove(tmp.Name())
 	if err := write(tmp); err != nil {
 		tmp.Close()
@@ -359,7 +360,7 @@ func writeFile(path string, write func(io.Writer) error) error {
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp makes 0600
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return replaceFile(tmp.Name(), path)
 }
 
 // progress draws a progress line on a terminal for runs longer than a
