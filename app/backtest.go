@@ -208,11 +208,17 @@ func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer)
 	}()
 	// A data file read for the first time is cached while the run goes
 	// on; the command waits for it before it ends. A cache that could not
-	// be written only means the next run reads the file again.
-	var cacheWrites session.CacheWrites
+	// be written only means the next run reads the file again. A cached
+	// file is mapped rather than read (barfile.Writes.Map), released once
+	// the run and its reports are done with the bars: this defer runs
+	// after the others.
+	cacheWrites := session.CacheWrites{Map: true}
 	defer func() {
 		if werr := cacheWrites.Wait(); werr != nil {
 			fmt.Fprintf(stderr, "warning: the data's binary cache was not written (the next run reads the file again): %v\n", werr)
+		}
+		if uerr := cacheWrites.Unmap(); uerr != nil && err == nil {
+			err = uerr
 		}
 	}()
 	c, s, src, err := rf.loadBackground(d.reg, &cacheWrites)
@@ -220,8 +226,9 @@ func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer)
 		return err
 	}
 	s.Stepwise = rf.stepwise
-	// The bars are loaded: see RunMemory.
-	_, restore := backtest.RunMemory()
+	// The bars are loaded, those of cache files mapped outside the heap:
+	// see RunMemory.
+	_, restore := backtest.RunMemory(cacheWrites.Mapped())
 	defer restore()
 	started := d.clock.Now()
 	p := newProgress(stderr, "backtest", d.clock)

@@ -46,8 +46,9 @@ func TestTotalMemory(t *testing.T) {
 	require.Greater(t, n, int64(64<<20))
 }
 
-// RunMemory adds a memory limit and keeps the ratio, restores the limit
-// after, and leaves a user's GOMEMLIMIT alone. Not parallel: it changes the
+// RunMemory adds a memory limit and keeps the ratio (turns it off when
+// bars are mapped outside the heap), restores the settings after, and
+// leaves a user's GOMEMLIMIT alone. Not parallel: it changes the
 // process's collector.
 func TestRunMemory(t *testing.T) {
 	t.Setenv("GOGC", "")
@@ -58,7 +59,7 @@ func TestRunMemory(t *testing.T) {
 	defer debug.SetMemoryLimit(memLimit)
 
 	live := make([]byte, 96<<20) // a live heap past the floor's half
-	limit, restore := RunMemory()
+	limit, restore := RunMemory(0)
 	if total := totalMemory(); total > 0 && total/2 < limit {
 		t.Skipf("a machine with %d bytes sets no limit", total)
 	}
@@ -72,8 +73,22 @@ func TestRunMemory(t *testing.T) {
 	require.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
 	runtime.KeepAlive(live)
 
+	// Bars mapped outside the heap: the ratio off, half of them in the
+	// limit.
+	const mapped = 48 << 20
+	limit, restore = RunMemory(mapped)
+	runtime.ReadMemStats(&ms)
+	require.GreaterOrEqual(t, limit, int64(2*96<<20+mapped/2+runMemoryHeadroom))
+	require.LessOrEqual(t, limit, 2*int64(ms.HeapAlloc)+mapped/2+runMemoryHeadroom)
+	require.Equal(t, limit, debug.SetMemoryLimit(-1))
+	require.Equal(t, -1, debug.SetGCPercent(-1))
+	restore()
+	require.Equal(t, 100, debug.SetGCPercent(100))
+	require.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
+	runtime.KeepAlive(live)
+
 	t.Setenv("GOMEMLIMIT", "1GiB")
-	limit, restore = RunMemory()
+	limit, restore = RunMemory(mapped)
 	require.Zero(t, limit)
 	require.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
 	restore()

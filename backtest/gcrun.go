@@ -15,6 +15,8 @@ const runMemoryHeadroom = 40 << 20
 // RunMemory sets the process's garbage collector for one run over loaded
 // bars, to be called once the data are loaded, and returns the limit it
 // set (0 when it set none) and a function restoring the previous settings.
+// mapped is the bytes of bars held outside the heap (a cache file mapped
+// into memory, barfile.Writes.Map), 0 when they are all on the heap.
 //
 // A run's live heap is mostly the bars; the run adds its fills, orders and
 // equity curve (about 40 bytes a bar for smacross over a million distinct
@@ -26,20 +28,41 @@ const runMemoryHeadroom = 40 << 20
 // half the machine's memory): the heap stays at twice the bars while the
 // run's own live values fit in that headroom, and a run whose live heap
 // outgrows it is collected more often (the runtime caps that at half the
-// CPU) rather than failing. With GOGC or GOMEMLIMIT in the environment it
-// changes nothing: the user's settings win. Library code leaves the
-// setting to programs; sweeps use SweepMemory.
-func RunMemory() (limit int64, restore func()) {
+// CPU) rather than failing.
+//
+// Bars outside the heap leave a live heap of a few megabytes at the call,
+// and the ratio then collects at 4, 8, 16, 24, 36 and 50 MB: six
+// collections instead of one in a million-bar run, each marking the run's
+// fills and orders while it goes on (from the cache the command took
+// 0.36–0.43 s against 0.31–0.32 s without collection, on a machine at a
+// load average of 5 to 8). So with mapped bars it turns the ratio off
+// and collects only at a limit of twice the live heap, plus half the
+// mapped bars (the run's own live values grow with the bars: about 30
+// bytes a bar at the end of the million-bar run), plus 40 MiB: two
+// collections in that run, and a peak of 123 MB resident, mapped bars
+// included, against 131 MB with the bars on the heap.
+//
+// With GOGC or GOMEMLIMIT in the environment it changes nothing: the
+// user's settings win. Library code leaves the setting to programs; sweeps
+// use SweepMemory.
+func RunMemory(mapped int64) (limit int64, restore func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return 0, func() {}
 	}
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	limit = max(runMemoryFloor, 2*int64(ms.HeapAlloc)+runMemoryHeadroom)
+	limit = max(runMemoryFloor, 2*int64(ms.HeapAlloc)+max(mapped, 0)/2+runMemoryHeadroom)
 	if total := totalMemory(); total > 0 && limit > total/2 {
 		return 0, func() {}
 	}
-	old := debug.SetMemoryLimit(limit)
-	return limit, func() { debug.SetMemoryLimit(old) }
+	oldLimit := debug.SetMemoryLimit(limit)
+	if mapped <= 0 {
+		return limit, func() { debug.SetMemoryLimit(oldLimit) }
+	}
+	oldPercent := debug.SetGCPercent(-1)
+	return limit, func() {
+		debug.SetGCPercent(oldPercent)
+		debug.SetMemoryLimit(oldLimit)
+	}
 }

@@ -85,8 +85,10 @@ func LoadSeries(d config.Data, iv exchange.Interval, symbols []string, rng [2]ti
 	return LoadSeriesBackground(d, iv, symbols, rng, nil)
 }
 
-// CacheWrites are cache files LoadSeriesBackground left to be written;
-// Wait waits for them and says why any failed.
+// CacheWrites are cache files LoadSeriesBackground left to be written
+// (Wait waits for them and says why any failed) and, when Map is set, the
+// cache files it mapped instead of reading them (Unmap releases them, and
+// the bars read from them with them).
 type CacheWrites = barfile.Writes
 
 // LoadSeriesBackground is LoadSeries leaving the binary cache of CSV data

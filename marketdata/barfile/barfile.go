@@ -91,6 +91,12 @@ func Read(r ipc.ReadAtSeeker) (*marketdata.Series, Meta, error) {
 	if err != nil {
 		return nil, Meta{}, fmt.Errorf("barfile: not an Arrow IPC file: %w", err)
 	}
+	return read(fr)
+}
+
+// read reads the bars of an open file reader (Read, mapFile): a file of
+// one record batch is read in place, its columns the reader's buffers.
+func read(fr *ipc.FileReader) (*marketdata.Series, Meta, error) {
 	defer fr.Close()
 	schema := fr.Schema()
 	md := schema.Metadata()

@@ -29,13 +29,23 @@ type Cache struct {
 	Writes *Writes
 }
 
-// Writes are cache files being written in the background. Each is written
-// to a temporary file renamed into place, so a file still being written,
-// or one whose writing was cut short, is never read as the cache.
+// Writes are what loads leave their caller to finish: cache files being
+// written in the background (Wait) and, when Map is set, cache files
+// mapped into memory (Unmap). Each cache file is written to a temporary
+// file renamed into place, so a file still being written, or one whose
+// writing was cut short, is never read as the cache.
 type Writes struct {
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	errs []error
+	// Map has Load map a fresh cache file into memory read-only rather
+	// than read it (mapFile): the bars are the file's pages, read where
+	// they lie, valid until Unmap. For a caller that knows when it is done
+	// with the bars: a single backtest run.
+	Map bool
+
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	errs   []error
+	unmap  []func() error
+	mapped int64
 }
 
 func (w *Writes) start(write func() error) {
@@ -55,6 +65,51 @@ func (w *Writes) Wait() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return errors.Join(w.errs...)
+}
+
+// Unmap releases the cache files Load mapped (Map); the bars read from
+// them, and every cut of them, must not be used after. It returns why a
+// mapping could not be released.
+func (w *Writes) Unmap() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var errs []error
+	for _, f := range w.unmap {
+		errs = append(errs, f())
+	}
+	w.unmap, w.mapped = nil, 0
+	return errors.Join(errs...)
+}
+
+// Mapped is the size of the cache files mapped and not yet released, in
+// bytes: bars outside the heap (backtest.RunMemory counts them).
+func (w *Writes) Mapped() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.mapped
+}
+
+// readCached reads the cache file at path if it holds the bars of source
+// (ok false otherwise: missing, unreadable or stale): mapped when w asks
+// for it and the system maps files, else into the heap.
+func (w *Writes) readCached(path, source string) (s *marketdata.Series, m Meta, ok bool) {
+	if w == nil || !w.Map || !canMap {
+		s, m, err := ReadFile(path)
+		return s, m, err == nil && m.Source == source
+	}
+	s, m, unmap, err := mapFile(path)
+	if err != nil {
+		return nil, Meta{}, false
+	}
+	if m.Source != source {
+		unmap() // read only; an error releasing it changes nothing
+		return nil, Meta{}, false
+	}
+	w.mu.Lock()
+	w.unmap = append(w.unmap, unmap)
+	w.mapped += int64(s.Len()) * 48 // the six int64 columns
+	w.mu.Unlock()
+	return s, m, true
 }
 
 // DefaultDir is the user's cache folder's spotbot/bars ($XDG_CACHE_HOME or
@@ -106,7 +161,7 @@ func (c Cache) Load(path string, o marketdata.ReadOptions) (*marketdata.Series, 
 	if c.Dir != "" {
 		key := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%s", abs, o.Interval, o.Symbol)))
 		cached = filepath.Join(c.Dir, hex.EncodeToString(key[:12])+Ext)
-		if s, m, err := ReadFile(cached); err == nil && m.Source == source {
+		if s, m, ok := c.Writes.readCached(cached, source); ok {
 			return s, Loaded{Format: m.Format, FromCache: true}, nil
 		}
 	}
