@@ -1,21 +1,18 @@
 //go:build ignore
 
 // Writes n distinct one-minute ETHBTC bars (a random walk, the same for the
-// same seed) as a spotbot CSV, for scripts/bench-backtest-run.sh:
+// same seed: package benchrun) as a spotbot CSV, for
+// scripts/bench-backtest-run.sh:
 //
 //	go run scripts/benchrun/main.go -n 1000000 -o ETHBTC-1m.csv
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
-	"time"
 
-	"github.com/spotbot/spotbot/exchange"
-	"github.com/spotbot/spotbot/marketdata"
+	"github.com/spotbot/spotbot/scripts/benchrun"
 )
 
 func main() {
@@ -23,49 +20,8 @@ func main() {
 	seed := flag.Uint64("seed", 1, "random seed")
 	out := flag.String("o", "ETHBTC-1m.csv", "output file")
 	flag.Parse()
-	if err := write(*out, *n, *seed); err != nil {
+	if err := benchrun.WriteCSV(*out, *n, *seed); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-}
-
-func write(path string, n int, seed uint64) error {
-	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	start := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
-	t := make([]int64, n)
-	var cols [5][]int64
-	for f := range cols {
-		cols[f] = make([]int64, n)
-	}
-	const base = 5_000_000.0
-	price := base
-	for i := range n {
-		open := price
-		price *= 1 + r.NormFloat64()*0.001 + (base-price)/base*1e-5
-		o, c := int64(open), int64(price)
-		t[i] = start + int64(i)*60_000
-		cols[0][i], cols[3][i] = o, c
-		cols[1][i] = max(o, c) + int64(r.Float64()*open*0.0005)
-		cols[2][i] = max(min(o, c)-int64(r.Float64()*open*0.0005), 1)
-		cols[4][i] = 1 + r.Int64N(5_000_000)
-		price = float64(c)
-	}
-	s, err := marketdata.NewSeries("ETHBTC", exchange.Interval1m, -8, -4, t, cols[0], cols[1], cols[2], cols[3], cols[4])
-	if err != nil {
-		return err
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err := marketdata.WriteSeries(w, s); err != nil {
-		f.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
