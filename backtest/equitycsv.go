@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -121,6 +122,13 @@ func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
 // appendEquityRows appends rows lo to hi of the curve to b, peak the
 // running peak before row lo (the drawdowns are DrawdownSeries'), and
 // returns the peak after row hi-1.
+//
+// A row is at most rowMax bytes when both numbers' texts fit a textMax
+// array (every value below 1.8e11) and the year is four digits: it is
+// then assembled in place in b's
+// spare capacity, each piece stored as a fixed-size array (a register
+// move or two, where appending a few bytes called the runtime's memmove,
+// a third of the time); a longer row is appended piece by piece.
 func appendEquityRows(b []byte, res *Result, peak float64, lo, hi int) ([]byte, float64) {
 	var (
 		st     stamper
@@ -140,46 +148,103 @@ func appendEquityRows(b []byte, res *Result, peak float64, lo, hi int) ([]byte, 
 			} else {
 				dd = (peak - v) / peak
 			}
-			b = st.append(b, at)
-			b = append(b, ',')
-			b = value.append(b, v, 8)
-			b = append(b, ',')
-			b = ddText.append(b, dd*100, 6)
-			b = append(b, ',')
-			b = strconv.AppendBool(b, res.Exposure.Held(i))
-			b = append(b, '\n')
+			value.set(v, 8)
+			ddText.set(dd*100, 6)
+			held := res.Exposure.Held(i)
+			st.set(at)
+			if st.long == nil && value.long == nil && ddText.long == nil {
+				if cap(b)-len(b) < rowMax {
+					b = slices.Grow(b, 64<<10)
+				}
+				n := len(b)
+				row := b[n : n+rowMax]
+				*(*[stampLen]byte)(row) = st.text
+				k := stampLen
+				row[k] = ','
+				*(*[textMax]byte)(row[k+1:]) = value.text
+				k += 1 + value.n
+				row[k] = ','
+				*(*[textMax]byte)(row[k+1:]) = ddText.text
+				k += 1 + ddText.n
+				row[k] = ','
+				if held {
+					*(*[8]byte)(row[k+1:]) = [8]byte{'t', 'r', 'u', 'e', '\n'}
+					k += 6
+				} else {
+					*(*[8]byte)(row[k+1:]) = [8]byte{'f', 'a', 'l', 's', 'e', '\n'}
+					k += 7
+				}
+				b = b[:n+k]
+			} else {
+				b = st.append(b)
+				b = append(b, ',')
+				b = value.append(b)
+				b = append(b, ',')
+				b = ddText.append(b)
+				b = append(b, ',')
+				b = strconv.AppendBool(b, held)
+				b = append(b, '\n')
+			}
 			at += r.step
 		}
 	}
 	return b, peak
 }
 
-// stamper appends a millisecond time as stamp does (RFC 3339, UTC, whole
-// seconds), formatting the date only when the day changes.
+// The sizes of a row's pieces: a stamp ("2006-01-02T15:04:05Z"), a
+// number's text short enough for an array, and a row of those (the
+// stores run past the text they keep, so the row leaves room for a whole
+// array after each).
+const (
+	stampLen = 20
+	textMax  = 32
+	rowMax   = stampLen + 1 + textMax + 1 + textMax + 1 + 8
+)
+
+// stamper formats a millisecond time as stamp does (RFC 3339, UTC, whole
+// seconds), the date only when the day changes: into text, or for a year
+// that is not four digits (before year 0, after 9999) with the date in
+// long and the time in text[11:].
 type stamper struct {
 	day    int64
-	prefix []byte // "YYYY-MM-DDT" of day; nil before the first
+	dated  bool
+	second int64 // the second of the day text holds
+	text   [stampLen]byte
+	long   []byte
 }
 
-func (s *stamper) append(b []byte, ms int64) []byte {
+func (s *stamper) set(ms int64) {
 	sec := floorDiv(ms, 1000)
 	day := floorDiv(sec, 86400)
-	if s.prefix == nil || day != s.day {
-		s.day = day
-		s.prefix = time.Unix(day*86400, 0).UTC().AppendFormat(s.prefix[:0], "2006-01-02T")
-	}
-	b = append(b, s.prefix...)
 	sod := sec - day*86400
-	b = append2(b, sod/3600)
-	b = append(b, ':')
-	b = append2(b, sod/60%60)
-	b = append(b, ':')
-	b = append2(b, sod%60)
-	return append(b, 'Z')
+	if !s.dated || day != s.day {
+		s.day, s.dated = day, true
+		date := time.Unix(day*86400, 0).UTC().AppendFormat(s.long[:0], "2006-01-02T")
+		s.long = nil
+		if len(date) != 11 {
+			s.long = date
+		}
+		copy(s.text[:11], date)
+		s.text[13], s.text[16], s.text[19] = ':', ':', 'Z'
+	} else if sod == s.second {
+		return
+	}
+	s.second = sod
+	put2(s.text[11:13], sod/3600)
+	put2(s.text[14:16], sod/60%60)
+	put2(s.text[17:19], sod%60)
 }
 
-// append2 appends v, 0 to 99, as two digits.
-func append2(b []byte, v int64) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
+// append appends the stamp.
+func (s *stamper) append(b []byte) []byte {
+	if s.long != nil {
+		return append(append(b, s.long...), s.text[11:]...)
+	}
+	return append(b, s.text[:]...)
+}
+
+// put2 writes v, 0 to 99, as two digits.
+func put2(b []byte, v int64) { b[0], b[1] = byte('0'+v/10), byte('0'+v%10) }
 
 // floorDiv is a/b rounded toward minus infinity (b > 0), as time counts
 // seconds and days before 1970.
@@ -191,19 +256,37 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-// lastFloat appends a float as strconv.AppendFloat(b, v, 'f', prec, 64)
-// does, reusing the text of the last value when v has the same bits.
+// lastFloat holds the text of a float as strconv.AppendFloat(b, v, 'f',
+// prec, 64) writes it, formatted again only when v's bits change: in an
+// array when it fits (text[:n]), else in long.
 type lastFloat struct {
 	bits uint64
-	text []byte // nil before the first
+	ok   bool // set once
+	n    int
+	text [textMax]byte
+	long []byte
 }
 
-func (l *lastFloat) append(b []byte, v float64, prec int) []byte {
-	if bits := math.Float64bits(v); l.text == nil || bits != l.bits {
-		l.bits = bits
-		l.text = appendFixed(l.text[:0], v, prec)
+func (l *lastFloat) set(v float64, prec int) {
+	bits := math.Float64bits(v)
+	if l.ok && bits == l.bits {
+		return
 	}
-	return append(b, l.text...)
+	l.bits, l.ok = bits, true
+	t := appendFixed(l.text[:0], v, prec)
+	if len(t) > 0 && len(t) <= textMax && &t[0] == &l.text[0] {
+		l.n, l.long = len(t), nil
+		return
+	}
+	l.long = t
+}
+
+// append appends the text.
+func (l *lastFloat) append(b []byte) []byte {
+	if l.long != nil {
+		return append(b, l.long...)
+	}
+	return append(b, l.text[:l.n]...)
 }
 
 // appendFixed appends v as strconv.AppendFloat(b, v, 'f', prec, 64) does
