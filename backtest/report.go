@@ -84,8 +84,8 @@ func NewReport(title string, s Spec, res *Result) Report {
 			in = t.Instance
 		}
 		r.Trades = append(r.Trades, TradeRow{Instance: in, Symbol: t.Symbol, EntryTime: stamp(t.EntryTime), ExitTime: stamp(t.ExitTime),
-			Qty: t.Qty.String(), EntryPrice: t.EntryPrice.String(), ExitPrice: t.ExitPrice.String(), Fees: t.Fees.String(),
-			PnL: t.PnL.String(), ReturnPct: round(t.ReturnPct, 6), ExitReason: t.ExitReason})
+			Qty: decimalString(t.Qty), EntryPrice: decimalString(t.EntryPrice), ExitPrice: decimalString(t.ExitPrice),
+			Fees: decimalString(t.Fees), PnL: decimalString(t.PnL), ReturnPct: round(t.ReturnPct, 6), ExitReason: t.ExitReason})
 	}
 	for _, l := range res.Locks {
 		r.Locks = append(r.Locks, LockRow{Instance: l.Instance, Symbol: l.Symbol, Reason: l.Reason, From: stamp(l.From), Until: stamp(l.Until)})
