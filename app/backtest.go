@@ -238,6 +238,7 @@ func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	backtest.ReportMemory()
 	// equity.csv, the longest report file, needs only the result: it is
 	// under way while the report is built and the summary printed.
 	dir := reportDir(c.Report)

@@ -82,14 +82,20 @@ func TestRunMemory(t *testing.T) {
 	require.LessOrEqual(t, limit, 2*int64(ms.HeapAlloc)+mapped/2+runMemoryHeadroom)
 	require.Equal(t, limit, debug.SetMemoryLimit(-1))
 	require.Equal(t, -1, debug.SetGCPercent(-1))
+	ReportMemory() // the reports' headroom, undone by restore
+	require.Equal(t, limit+reportHeadroom, debug.SetMemoryLimit(-1))
 	restore()
 	require.Equal(t, 100, debug.SetGCPercent(100))
 	require.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
 	runtime.KeepAlive(live)
 
+	ReportMemory() // no limit set: none added
+	require.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
+
 	t.Setenv("GOMEMLIMIT", "1GiB")
 	limit, restore = RunMemory(mapped)
 	require.Zero(t, limit)
+	ReportMemory()
 	require.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
 	restore()
 }

@@ -1,6 +1,7 @@
 package backtest
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -64,5 +65,29 @@ func RunMemory(mapped int64) (limit int64, restore func()) {
 	return limit, func() {
 		debug.SetGCPercent(oldPercent)
 		debug.SetMemoryLimit(oldLimit)
+	}
+}
+
+// reportHeadroom is what ReportMemory adds to the run's memory limit.
+const reportHeadroom = 64 << 20
+
+// ReportMemory raises the memory limit RunMemory set by 64 MiB, to be
+// called once the run is done and before its reports are written;
+// RunMemory's restore undoes it with the rest. Writing a million-bar
+// run's reports allocates about 15 MB (equity.csv's blocks, the trades'
+// texts), which with the bars mapped reached the run's limit at once: a
+// collection of a heap the process was about to drop, its mark assists
+// charged to the report writers (from the cache the command took 0.31–0.34 s,
+// median 0.33, against 0.32–0.37 s, median 0.34, ten runs each in turns
+// on a loaded machine; peak RSS 131 MB against 124). With the bars on
+// the heap the ratio still collects first: the CSV run's peak is
+// unchanged. It changes nothing with GOGC or GOMEMLIMIT in the
+// environment, or without a limit set.
+func ReportMemory() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	if limit := debug.SetMemoryLimit(-1); limit < math.MaxInt64-reportHeadroom {
+		debug.SetMemoryLimit(limit + reportHeadroom)
 	}
 }
