@@ -73,13 +73,13 @@ func TestRunMemory(t *testing.T) {
 	require.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
 	runtime.KeepAlive(live)
 
-	// Bars mapped outside the heap: the ratio off, half of them in the
+	// Bars mapped outside the heap: the ratio off, all of them in the
 	// limit.
 	const mapped = 48 << 20
 	limit, restore = RunMemory(mapped)
 	runtime.ReadMemStats(&ms)
-	require.GreaterOrEqual(t, limit, int64(2*96<<20+mapped/2+runMemoryHeadroom))
-	require.LessOrEqual(t, limit, 2*int64(ms.HeapAlloc)+mapped/2+runMemoryHeadroom)
+	require.GreaterOrEqual(t, limit, int64(2*96<<20+mapped+runMemoryHeadroom))
+	require.LessOrEqual(t, limit, 2*int64(ms.HeapAlloc)+mapped+runMemoryHeadroom)
 	require.Equal(t, limit, debug.SetMemoryLimit(-1))
 	require.Equal(t, -1, debug.SetGCPercent(-1))
 	ReportMemory() // the reports' headroom, undone by restore

@@ -37,11 +37,14 @@ const runMemoryHeadroom = 40 << 20
 // fills and orders while it goes on (from the cache the command took
 // 0.36–0.43 s against 0.31–0.32 s without collection, on a machine at a
 // load average of 5 to 8). So with mapped bars it turns the ratio off
-// and collects only at a limit of twice the live heap, plus half the
-// mapped bars (the run's own live values grow with the bars: about 30
-// bytes a bar at the end of the million-bar run), plus 40 MiB: two
-// collections in that run, and a peak of 123 MB resident, mapped bars
-// included, against 131 MB with the bars on the heap.
+// and collects only at a limit of twice the live heap, plus the mapped
+// bars, plus 40 MiB: the room the run's own live values have before the
+// limit binds is then what it is with the bars on the heap (a limit of
+// twice the bars and the live heap, plus 40 MiB, less the bars), at every
+// size; with half the mapped bars instead, a run of fifty million bars and
+// two million fills would have outgrown it. The million-bar run collects
+// once, near its end, and peaks at 147 MB resident, mapped bars included
+// (131 MB with the bars on the heap, whose ratio collects earlier).
 //
 // With GOGC or GOMEMLIMIT in the environment it changes nothing: the
 // user's settings win. Library code leaves the setting to programs; sweeps
@@ -53,7 +56,7 @@ func RunMemory(mapped int64) (limit int64, restore func()) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	limit = max(runMemoryFloor, 2*int64(ms.HeapAlloc)+max(mapped, 0)/2+runMemoryHeadroom)
+	limit = max(runMemoryFloor, 2*int64(ms.HeapAlloc)+max(mapped, 0)+runMemoryHeadroom)
 	if total := totalMemory(); total > 0 && limit > total/2 {
 		return 0, func() {}
 	}
@@ -75,14 +78,14 @@ const reportHeadroom = 64 << 20
 // called once the run is done and before its reports are written;
 // RunMemory's restore undoes it with the rest. Writing a million-bar
 // run's reports allocates about 15 MB (equity.csv's blocks, the trades'
-// texts), which with the bars mapped reached the run's limit at once: a
-// collection of a heap the process was about to drop, its mark assists
-// charged to the report writers (from the cache the command took 0.31–0.34 s,
-// median 0.33, against 0.32–0.37 s, median 0.34, ten runs each in turns
-// on a loaded machine; peak RSS 131 MB against 124). With the bars on
-// the heap the ratio still collects first: the CSV run's peak is
-// unchanged. It changes nothing with GOGC or GOMEMLIMIT in the
-// environment, or without a limit set.
+// texts), which brought a run from the cache to its limit (the ratio off,
+// the heap grown to the limit): a collection of a heap the process was
+// about to drop, its mark assists charged to the report writers (with a
+// limit of half the mapped bars, ten runs each in turns on a loaded
+// machine: 0.32–0.37 s, median 0.34, without; 0.31–0.34 s, median 0.33,
+// with). With the bars on the heap the ratio collects first: the CSV
+// run's peak is unchanged. It changes nothing with GOGC or GOMEMLIMIT in
+// the environment, or without a limit set.
 func ReportMemory() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
