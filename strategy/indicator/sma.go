@@ -17,6 +17,14 @@ type SMA struct {
 		sum   ksum
 		count int
 	}
+	// undo is the state before the last Advance, for Undo.
+	undo struct {
+		ok    bool
+		sum   ksum
+		count int
+		next  int
+		old   float64 // the slot's value Advance overwrote
+	}
 }
 
 // NewSMA returns an SMA over n values; n must be at least 1.
@@ -30,6 +38,7 @@ func NewSMA(n int) (*SMA, error) {
 // Update adds a value, dropping the oldest once the window is full.
 // A non-finite v is ignored.
 func (s *SMA) Update(v float64) {
+	s.undo.ok = false
 	if !finite(v) {
 		return
 	}
@@ -80,6 +89,50 @@ func (s *SMA) Peek(v float64) (value float64, ready bool) {
 	return sum.value() / float64(len(s.buf)), true
 }
 
+// Advance is Update(v) followed by Value and Ready, in one call: the
+// same float64, bit for bit. Undo takes the value back. A strategy's fast
+// path (strategy.Skipper) advances its averages bar by bar and takes back
+// the one bar it leaves for OnKline: cheaper than a Peek and an Update at
+// every bar.
+func (s *SMA) Advance(v float64) (value float64, ready bool) {
+	u := &s.undo
+	u.ok, u.sum, u.count, u.next = true, s.sum, s.count, s.next
+	s.peek.ok = false
+	if !finite(v) {
+		u.old = s.buf[s.next]
+		return s.Value(), s.Ready()
+	}
+	old := s.buf[s.next]
+	u.old = old
+	if s.count == len(s.buf) {
+		s.sum.add(-old)
+	} else {
+		s.count++
+	}
+	s.sum.add(v)
+	s.buf[s.next] = v
+	if s.next++; s.next == len(s.buf) {
+		s.next = 0
+	}
+	if s.count != len(s.buf) {
+		return 0, false
+	}
+	return s.sum.value() / float64(len(s.buf)), true
+}
+
+// Undo takes back the last Advance, leaving the average as it was before
+// it; it does nothing when the last change was not an Advance, or was
+// already taken back.
+func (s *SMA) Undo() {
+	u := &s.undo
+	if !u.ok {
+		return
+	}
+	u.ok, s.peek.ok = false, false
+	s.buf[u.next] = u.old
+	s.sum, s.count, s.next = u.sum, u.count, u.next
+}
+
 // Ready reports whether n values have arrived.
 func (s *SMA) Ready() bool { return s.count == len(s.buf) }
 
@@ -95,4 +148,4 @@ func (s *SMA) Value() float64 {
 func (s *SMA) Period() int { return len(s.buf) }
 
 // Reset forgets all values.
-func (s *SMA) Reset() { s.next, s.count, s.sum, s.peek.ok = 0, 0, ksum{}, false }
+func (s *SMA) Reset() { s.next, s.count, s.sum, s.peek.ok, s.undo.ok = 0, 0, ksum{}, false, false }
