@@ -39,6 +39,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/strategy"
 	"github.com/spotbot/spotbot/strategy/indicator"
 )
@@ -95,7 +96,7 @@ func New(cfg strategy.Config) (strategy.Strategy, error) {
 	if len(cfg.Symbols) == 0 {
 		return nil, errors.New("symbols: smacross needs at least one symbol")
 	}
-	s := &Strategy{p: p, books: map[string]*book{}}
+	s := &Strategy{p: p, books: map[string]*book{}, chunk: make([]float64, 1024)}
 	for _, sym := range cfg.Symbols {
 		b := &book{}
 		var err error
@@ -123,7 +124,8 @@ type average interface {
 	Update(v float64)
 	Value() float64
 	Ready() bool
-	Peek(v float64) (float64, bool)
+	Advance(v float64) (float64, bool)
+	Undo()
 }
 
 // book is the per-symbol state.
@@ -137,6 +139,8 @@ type book struct {
 type Strategy struct {
 	p     Params
 	books map[string]*book
+	// chunk holds closes converted for Skip.
+	chunk []float64
 	// last is the book of the symbol of the last bar, found again
 	// without a map lookup while bars of one symbol follow each other.
 	last struct {
@@ -183,29 +187,59 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 
 // Skip implements strategy.Skipper: it takes bars while the averages
 // neither cross nor (entry: state) stand fast above slow, the bars on
-// which OnKline would only update them. Each bar's averages are peeked
-// first; a bar that would buy or sell is left for OnKline.
+// which OnKline would only update them. The closes are converted a chunk
+// at a time; two primed simple averages go through indicator.AdvancePair,
+// others bar by bar (Advance, and Undo for the bar that would buy or
+// sell, which is left for OnKline).
 func (s *Strategy) Skip(_ strategy.Context, f strategy.Feed, bars strategy.Bars) int {
 	b := s.books[f.Symbol]
 	if b == nil {
 		return bars.Len() // OnKline ignores a symbol it has no book for
 	}
+	closes := bars.Floats(marketdata.Close)
 	state := s.p.Entry == EntryState
-	for i := range bars.Len() {
-		c := bars.Close(i).Float64()
-		fast, fastReady := b.fast.Peek(c)
-		slow, slowReady := b.slow.Peek(c)
-		if fastReady && slowReady {
-			above := fast > slow
-			if b.primed && above != b.above || above && state {
-				return i
-			}
-			b.above, b.primed = above, true
+	fastSMA, _ := b.fast.(*indicator.SMA)
+	slowSMA, _ := b.slow.(*indicator.SMA)
+	// A run usually ends within a few dozen bars (at a cross), so the
+	// chunks start small and double.
+	size := 32
+	for done := 0; done < closes.Len(); {
+		vals := s.chunk[:closes.Fill(s.chunk[:size], done)]
+		var took int
+		if fastSMA != nil && slowSMA != nil && b.primed {
+			// Primed, both averages are ready at every bar: a bar stops
+			// the run when fast crosses slow or, with entry state,
+			// stands above it.
+			took = indicator.AdvancePair(fastSMA, slowSMA, vals, !b.above || state, b.above)
+		} else {
+			took = b.advance(vals, state)
 		}
-		b.fast.Update(c)
-		b.slow.Update(c)
+		if done += took; took < len(vals) {
+			return done
+		}
+		size = min(2*size, len(s.chunk))
 	}
-	return bars.Len()
+	return closes.Len()
+}
+
+// advance is Skip over vals bar by bar, through the average interface:
+// it returns how many bars it took.
+func (b *book) advance(vals []float64, state bool) int {
+	for i, c := range vals {
+		fast, fastReady := b.fast.Advance(c)
+		slow, slowReady := b.slow.Advance(c)
+		if !fastReady || !slowReady {
+			continue
+		}
+		above := fast > slow
+		if b.primed && above != b.above || above && state {
+			b.fast.Undo()
+			b.slow.Undo()
+			return i
+		}
+		b.above, b.primed = above, true
+	}
+	return len(vals)
 }
 
 func (s *Strategy) buy(ctx strategy.Context, symbol string) error {
@@ -235,10 +269,19 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string) error {
 			return nil
 		}
 	} else {
-		o.QuoteOrderQty = info.FloorQuote(ctx.Balance(info.QuoteAsset).Free.Mul(s.p.Fraction))
-		if exchange.CmpDecimal(o.QuoteOrderQty, min) < 0 || !o.QuoteOrderQty.IsPositive() {
+		// The amount, free × fraction floored, is below the minimum
+		// whenever free × fraction is, and not positive when free is not
+		// (fraction > 0): both known without building the product, so a
+		// signal the balance cannot follow costs no decimal.
+		free := ctx.Balance(info.QuoteAsset).Free
+		short := free.Sign() <= 0 || exchange.CmpMul(min, free, s.p.Fraction) > 0
+		if !short {
+			o.QuoteOrderQty = info.FloorQuote(free.Mul(s.p.Fraction))
+			short = exchange.CmpDecimal(o.QuoteOrderQty, min) < 0 || !o.QuoteOrderQty.IsPositive()
+		}
+		if short {
 			if l := ctx.Log(); l.Enabled(context.Background(), slog.LevelInfo) {
-				l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", o.QuoteOrderQty)
+				l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", info.FloorQuote(free.Mul(s.p.Fraction)))
 			}
 			return nil
 		}
@@ -252,7 +295,11 @@ func (s *Strategy) sell(ctx strategy.Context, symbol string) error {
 	if err != nil {
 		return err
 	}
-	qty := info.FloorQty(ctx.Position(symbol).Qty)
+	held := ctx.Position(symbol).Qty
+	if held.Sign() <= 0 {
+		return nil // nothing to sell: floored and capped by the free balance, still not positive
+	}
+	qty := info.FloorQty(held)
 	if free := info.FloorQty(ctx.Balance(info.BaseAsset).Free); exchange.CmpDecimal(qty, free) > 0 {
 		qty = free
 	}
