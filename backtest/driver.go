@@ -10,6 +10,7 @@ import (
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -183,19 +184,27 @@ func (d *driver) sampleRun(i int, bars strategy.Bars) {
 	q, on := d.baseF[i], d.baseF[i] != 0 && d.valued[i]
 	exposed := on && q >= d.stepF[i]
 	n0 := d.curve.Len()
-	for j := lo; j < hi; j++ {
-		c := bars.Close(j - lo)
-		v := d.quoteF
-		if on {
-			v += q * c.Float64()
+	vals := d.curve.grow(hi - lo)
+	if on {
+		closes := bars.Floats(marketdata.Close)
+		for j := range vals {
+			v := d.quoteF
+			v += q * closes.At(j)
+			vals[j] = v
 		}
-		if n := d.curve.Len(); n == 0 || v > d.peak {
-			d.last[i] = c
+	} else {
+		for j := range vals {
+			vals[j] = d.quoteF
+		}
+	}
+	for j, v := range vals {
+		if n := n0 + j; n == 0 || v > d.peak {
+			d.last[i] = bars.Close(j)
 			d.exact[n] = d.exactEquity()
 			d.peak = v
 		}
-		d.curve.Append(s.CloseMs(j), v)
 	}
+	d.curve.appendTimes(s.Times()[lo:hi], s.CloseMs(lo)-s.OpenMs(lo))
 	d.exposure.markRange(n0, d.curve.Len(), exposed)
 	d.last[i], d.staleF[i] = bars.Close(hi-lo-1), true
 }
