@@ -95,6 +95,33 @@ func (c *Curve) appendTimes(opens []int64, shift int64) {
 	}
 }
 
+// appendEven is appendTimes for n points at at, at+step, at+2·step, …
+// without a column to read: the last run is extended by as many points as
+// keep its step, in one addition.
+func (c *Curve) appendEven(at, step int64, n int) {
+	for n > 0 {
+		k := len(c.runs) - 1
+		if k >= 0 {
+			r := &c.runs[k]
+			switch {
+			case r.n == 1:
+				r.step, r.n = at-r.at, 2
+				at, n = at+step, n-1
+				continue
+			case at == r.at+int64(r.n)*r.step && r.step == step:
+				r.n += n
+				return
+			case at == r.at+int64(r.n)*r.step:
+				r.n++
+				at, n = at+step, n-1
+				continue
+			}
+		}
+		c.runs = append(c.runs, timeRun{from: len(c.Values) - n, n: 1, at: at})
+		at, n = at+step, n-1
+	}
+}
+
 // At is point i's time, milliseconds since the epoch.
 func (c *Curve) At(i int) int64 {
 	k := sort.Search(len(c.runs), func(k int) bool { return c.runs[k].from > i }) - 1

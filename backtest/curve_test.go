@@ -50,8 +50,9 @@ func TestCurveTimes(t *testing.T) {
 }
 
 // TestCurveAppendTimes checks that points added in runs (grow, then
-// appendTimes) give the curve Append gives point by point: the same
-// values and the same runs of times, whatever the cuts between runs.
+// appendTimes, or appendEven for a run without a gap) give the curve
+// Append gives point by point: the same values and the same runs of
+// times, whatever the cuts between runs.
 func TestCurveAppendTimes(t *testing.T) {
 	t.Parallel()
 	opens := []int64{0, 60, 120, 180, 400, 460, 520, 1000, 1100, 1200, 1300, 1300, 1360, 1420, 1420}
@@ -73,7 +74,16 @@ func TestCurveAppendTimes(t *testing.T) {
 				for j := range vals {
 					vals[j] = float64(r[0] + j)
 				}
-				c.appendTimes(opens[r[0]:r[1]], shift)
+				part := opens[r[0]:r[1]]
+				even := len(part) > 0
+				for j := 1; j < len(part); j++ {
+					even = even && part[j]-part[j-1] == 60
+				}
+				if even {
+					c.appendEven(part[0]+shift, 60, len(part)) // evenly spaced by 60
+				} else {
+					c.appendTimes(part, shift)
+				}
 			}
 			if !slices.Equal(c.Values, want.Values) || fmt.Sprint(c.runs) != wantRuns {
 				t.Fatalf("cut at %d and %d: values %v runs %v; want %v %s", a, b, c.Values, c.runs, want.Values, wantRuns)

@@ -204,7 +204,16 @@ func (d *driver) sampleRun(i int, bars strategy.Bars) {
 			d.peak = v
 		}
 	}
-	d.curve.appendTimes(s.Times()[lo:hi], s.CloseMs(lo)-s.OpenMs(lo))
+	// The replay offers runs only at a fixed interval, so each bar closes
+	// one length after it opens, and the series' open times rise on the
+	// interval's boundaries: a run whose ends are (hi-lo-1) lengths apart
+	// has no gap, and its times need not be read.
+	opens, length := s.Times()[lo:hi], s.CloseMs(lo)-s.OpenMs(lo)
+	if opens[len(opens)-1]-opens[0] == int64(len(opens)-1)*length {
+		d.curve.appendEven(opens[0]+length, length, len(opens))
+	} else {
+		d.curve.appendTimes(opens, length)
+	}
 	d.exposure.markRange(n0, d.curve.Len(), exposed)
 	d.last[i], d.staleF[i] = bars.Close(hi-lo-1), true
 }
