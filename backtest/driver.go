@@ -185,23 +185,31 @@ func (d *driver) sampleRun(i int, bars strategy.Bars) {
 	exposed := on && q >= d.stepF[i]
 	n0 := d.curve.Len()
 	vals := d.curve.grow(hi - lo)
+	// A new peak (or the first point) takes the exact equity at that
+	// bar's close.
+	peak := func(j int) {
+		d.last[i] = bars.Close(j)
+		d.exact[n0+j] = d.exactEquity()
+		d.peak = vals[j]
+	}
 	if on {
-		closes := bars.Floats(marketdata.Close)
-		for j := range vals {
+		bars.Floats(marketdata.Close).Fill(vals, 0) // the closes, then the equity at each
+		for j, c := range vals {
 			v := d.quoteF
-			v += q * closes.At(j)
+			v += q * c
 			vals[j] = v
+			if v > d.peak || n0+j == 0 {
+				peak(j)
+			}
 		}
 	} else {
+		// Flat: every point is the quote balance, so only the first can
+		// be a new peak.
 		for j := range vals {
 			vals[j] = d.quoteF
 		}
-	}
-	for j, v := range vals {
-		if n := n0 + j; n == 0 || v > d.peak {
-			d.last[i] = bars.Close(j)
-			d.exact[n] = d.exactEquity()
-			d.peak = v
+		if d.quoteF > d.peak || n0 == 0 {
+			peak(0)
 		}
 	}
 	// The replay offers runs only at a fixed interval, so each bar closes
