@@ -364,8 +364,13 @@ func Compute(in ComputeInput) Metrics {
 		if v > c[peak] {
 			peak = i
 		}
+		// A flat bar's return, +0, leaves the sum as it is (never −0: no
+		// return is), so it is only counted: most bars of a run are
+		// flat, and the additions are a chain the processor waits on.
 		if r, ok := periodReturn(c[i-1], v); ok {
-			sum += r
+			if r != 0 {
+				sum += r
+			}
 			n++
 		}
 		// The drawdowns (drawdown), written out here: a call per point
@@ -412,7 +417,10 @@ func Compute(in ComputeInput) Metrics {
 			if !ok {
 				continue
 			}
-			ss += (r - mean) * (r - mean)
+			// Adding +0 changes nothing (ss is never −0): skipped.
+			if d := r - mean; d != 0 {
+				ss += d * d
+			}
 			if r < 0 {
 				down += r * r
 			}
