@@ -96,7 +96,7 @@ func New(cfg strategy.Config) (strategy.Strategy, error) {
 	if len(cfg.Symbols) == 0 {
 		return nil, errors.New("symbols: smacross needs at least one symbol")
 	}
-	s := &Strategy{p: p, books: map[string]*book{}, chunk: make([]float64, 1024)}
+	s := &Strategy{p: p, books: map[string]*book{}, closes: closeCache{buf: make([]float64, 1024)}}
 	for _, sym := range cfg.Symbols {
 		b := &book{}
 		var err error
@@ -139,8 +139,8 @@ type book struct {
 type Strategy struct {
 	p     Params
 	books map[string]*book
-	// chunk holds closes converted for Skip.
-	chunk []float64
+	// closes holds closes converted for Skip.
+	closes closeCache
 	// last is the book of the symbol of the last bar, found again
 	// without a map lookup while bars of one symbol follow each other.
 	last struct {
@@ -188,23 +188,22 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 // Skip implements strategy.Skipper: it takes bars while the averages
 // neither cross nor (entry: state) stand fast above slow, the bars on
 // which OnKline would only update them. The closes are converted a chunk
-// at a time; two primed simple averages go through indicator.AdvancePair,
-// others bar by bar (Advance, and Undo for the bar that would buy or
-// sell, which is left for OnKline).
+// at a time (closeCache); two primed simple averages go through
+// indicator.AdvancePair, others bar by bar (Advance, and Undo for the bar
+// that would buy or sell, which is left for OnKline).
 func (s *Strategy) Skip(_ strategy.Context, f strategy.Feed, bars strategy.Bars) int {
 	b := s.books[f.Symbol]
 	if b == nil {
 		return bars.Len() // OnKline ignores a symbol it has no book for
 	}
-	closes := bars.Floats(marketdata.Close)
 	state := s.p.Entry == EntryState
 	fastSMA, _ := b.fast.(*indicator.SMA)
 	slowSMA, _ := b.slow.(*indicator.SMA)
 	// A run usually ends within a few dozen bars (at a cross), so the
 	// chunks start small and double.
 	size := 32
-	for done := 0; done < closes.Len(); {
-		vals := s.chunk[:closes.Fill(s.chunk[:size], done)]
+	for done := 0; done < bars.Len(); {
+		vals := s.closes.get(bars, done, size)
 		var took int
 		if fastSMA != nil && slowSMA != nil && b.primed {
 			// Primed, both averages are ready at every bar: a bar stops
@@ -217,9 +216,32 @@ func (s *Strategy) Skip(_ strategy.Context, f strategy.Feed, bars strategy.Bars)
 		if done += took; took < len(vals) {
 			return done
 		}
-		size = min(2*size, len(s.chunk))
+		size = min(2*size, len(s.closes.buf))
 	}
-	return closes.Len()
+	return bars.Len()
+}
+
+// closeCache holds closes converted for Skip: those of bars from, from+1,
+// … of series s, in vals. A run that stops at a cross leaves values
+// converted past it, and the next run (from the bar after the cross) takes
+// them instead of converting them again.
+type closeCache struct {
+	s    *marketdata.Series
+	from int
+	vals []float64 // a prefix of buf
+	buf  []float64
+}
+
+// get returns the closes of bars at, at+1, … (at most size of them when
+// it converts, and none past the bars' end).
+func (c *closeCache) get(bars strategy.Bars, at, size int) []float64 {
+	s, lo, hi := bars.Series()
+	i := lo + at
+	if c.s != s || i < c.from || i >= c.from+len(c.vals) {
+		n := bars.Floats(marketdata.Close).Fill(c.buf[:size], at)
+		c.s, c.from, c.vals = s, i, c.buf[:n]
+	}
+	return c.vals[i-c.from : min(len(c.vals), hi-c.from)]
 }
 
 // advance is Skip over vals bar by bar, through the average interface:
