@@ -162,12 +162,12 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 		s.last.symbol, s.last.b = bar.Symbol, b
 	}
 	c := bar.Close.Float64()
-	b.fast.Update(c)
-	b.slow.Update(c)
-	if !b.fast.Ready() || !b.slow.Ready() {
+	fast, fastReady := b.fast.Advance(c) // Update, Value and Ready in one call
+	slow, slowReady := b.slow.Advance(c)
+	if !fastReady || !slowReady {
 		return nil
 	}
-	above := b.fast.Value() > b.slow.Value()
+	above := fast > slow
 	crossed := b.primed && above != b.above
 	b.above, b.primed = above, true
 	if ctx.WarmingUp() || len(ctx.OpenOrders(bar.Symbol)) > 0 {
@@ -292,11 +292,12 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string) error {
 		}
 	} else {
 		// The amount, free × fraction floored, is below the minimum
-		// whenever free × fraction is, and not positive when free is not
-		// (fraction > 0): both known without building the product, so a
-		// signal the balance cannot follow costs no decimal.
+		// whenever free × fraction is (so whenever free is: fraction ≤
+		// 1), and not positive when free is not (fraction > 0): known
+		// without building the product, so a signal the balance cannot
+		// follow costs no decimal.
 		free := ctx.Balance(info.QuoteAsset).Free
-		short := free.Sign() <= 0 || exchange.CmpMul(min, free, s.p.Fraction) > 0
+		short := free.Sign() <= 0 || exchange.CmpDecimal(free, min) < 0 || exchange.CmpMul(min, free, s.p.Fraction) > 0
 		if !short {
 			o.QuoteOrderQty = info.FloorQuote(free.Mul(s.p.Fraction))
 			short = exchange.CmpDecimal(o.QuoteOrderQty, min) < 0 || !o.QuoteOrderQty.IsPositive()
