@@ -149,17 +149,26 @@ type Strategy struct {
 	}
 }
 
+// book is the book of a symbol, nil for one the instance does not trade.
+func (s *Strategy) book(symbol string) *book {
+	if b := s.last.b; b != nil && symbol == s.last.symbol {
+		return b
+	}
+	b := s.books[symbol]
+	if b != nil {
+		s.last.symbol, s.last.b = symbol, b
+	}
+	return b
+}
+
 // WarmUp asks for enough history to fill the slow average.
 func (s *Strategy) WarmUp() int { return s.p.Slow }
 
 // OnKline implements strategy.Strategy.
 func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
-	b := s.last.b
-	if b == nil || bar.Symbol != s.last.symbol {
-		if b = s.books[bar.Symbol]; b == nil {
-			return nil
-		}
-		s.last.symbol, s.last.b = bar.Symbol, b
+	b := s.book(bar.Symbol)
+	if b == nil {
+		return nil
 	}
 	c := bar.Close.Float64()
 	fast, fastReady := b.fast.Advance(c) // Update, Value and Ready in one call
@@ -192,7 +201,7 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 // indicator.AdvancePair, others bar by bar (Advance, and Undo for the bar
 // that would buy or sell, which is left for OnKline).
 func (s *Strategy) Skip(_ strategy.Context, f strategy.Feed, bars strategy.Bars) int {
-	b := s.books[f.Symbol]
+	b := s.book(f.Symbol)
 	if b == nil {
 		return bars.Len() // OnKline ignores a symbol it has no book for
 	}
@@ -280,7 +289,7 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string) error {
 		!held.IsZero() && exchange.CmpMul(min, held, ctx.LastPrice(symbol)) <= 0 {
 		return nil
 	}
-	o := exchange.NewOrder{Symbol: symbol, Side: exchange.SideBuy, Type: exchange.TypeMarket}
+	var o exchange.NewOrder
 	if s.p.Quantity.IsPositive() {
 		o.Quantity = info.FloorQty(s.p.Quantity)
 		last := ctx.LastPrice(symbol)
@@ -309,6 +318,7 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string) error {
 			return nil
 		}
 	}
+	o.Symbol, o.Side, o.Type = symbol, exchange.SideBuy, exchange.TypeMarket
 	_, err = ctx.Place(o)
 	return ignoreRefusal(err)
 }
