@@ -361,6 +361,25 @@ func Compute(in ComputeInput) Metrics {
 	draw := drawdown{peak: c[0]}
 	for i := 1; i < len(c); i++ {
 		v := c[i]
+		if v == c[i-1] {
+			// A flat stretch, i to j-1, all equal to the point before:
+			// none is a new highest point; each return is 0, counted
+			// while the value is positive; the drawdown's peak (when the
+			// point before reached it) moves to the stretch's last
+			// point, and a depth below it stays what it was.
+			j := i + 1
+			for j < len(c) && c[j] == v {
+				j++
+			}
+			if v > 0 {
+				n += j - i
+			}
+			if v >= draw.peak {
+				draw.peak, draw.peakIdx = c[j-1], j-1 // equal, but maybe −0 for +0
+			}
+			i = j - 1
+			continue
+		}
 		if v > c[peak] {
 			peak = i
 		}
@@ -413,6 +432,14 @@ func Compute(in ComputeInput) Metrics {
 		mean := sum / float64(n)
 		var ss, down float64
 		for i := 1; i < len(c); i++ {
+			if mean == 0 && c[i] == c[i-1] {
+				// A flat bar adds (0 − 0)² = +0: nothing, as a whole
+				// stretch of them does.
+				for i+1 < len(c) && c[i+1] == c[i] {
+					i++
+				}
+				continue
+			}
 			r, ok := periodReturn(c[i-1], c[i])
 			if !ok {
 				continue
