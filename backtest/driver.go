@@ -194,19 +194,22 @@ func (d *driver) sampleRun(i int, bars strategy.Bars) {
 	}
 	if on {
 		bars.Floats(marketdata.Close).Fill(vals, 0) // the closes, then the equity at each
+		qf, pk := d.quoteF, d.peak
 		for j, c := range vals {
-			v := d.quoteF
+			v := qf
 			v += q * c
 			vals[j] = v
-			if v > d.peak || n0+j == 0 {
+			if v > pk || n0+j == 0 {
 				peak(j)
+				pk = v
 			}
 		}
 	} else {
 		// Flat: every point is the quote balance, so only the first can
 		// be a new peak.
+		qf := d.quoteF // a local: vals could alias d, so d.quoteF would be read at every point
 		for j := range vals {
-			vals[j] = d.quoteF
+			vals[j] = qf
 		}
 		if d.quoteF > d.peak || n0 == 0 {
 			peak(0)
