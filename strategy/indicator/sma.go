@@ -95,29 +95,11 @@ func (s *SMA) Peek(v float64) (value float64, ready bool) {
 // the one bar it leaves for OnKline: cheaper than a Peek and an Update at
 // every bar.
 func (s *SMA) Advance(v float64) (value float64, ready bool) {
-	u := &s.undo
-	u.ok, u.sum, u.count, u.next = true, s.sum, s.count, s.next
-	s.peek.ok = false
-	if !finite(v) {
-		u.old = s.buf[s.next]
-		return s.Value(), s.Ready()
-	}
-	old := s.buf[s.next]
-	u.old = old
-	if s.count == len(s.buf) {
-		s.sum.add(-old)
-	} else {
-		s.count++
-	}
-	s.sum.add(v)
-	s.buf[s.next] = v
-	if s.next++; s.next == len(s.buf) {
-		s.next = 0
-	}
-	if s.count != len(s.buf) {
-		return 0, false
-	}
-	return s.sum.value() / float64(len(s.buf)), true
+	u := s.undo
+	u.ok, u.sum, u.count, u.next, u.old = true, s.sum, s.count, s.next, s.buf[s.next]
+	s.Update(v)
+	s.undo = u
+	return s.Value(), s.Ready()
 }
 
 // Undo takes back the last Advance, leaving the average as it was before
