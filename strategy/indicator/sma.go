@@ -92,8 +92,9 @@ func (s *SMA) Peek(v float64) (value float64, ready bool) {
 // Advance is Update(v) followed by Value and Ready, in one call: the
 // same float64, bit for bit. Undo takes the value back. A strategy's fast
 // path (strategy.Skipper) advances its averages bar by bar and takes back
-// the one bar it leaves for OnKline: cheaper than a Peek and an Update at
-// every bar.
+// the one bar it leaves for OnKline, one call a bar where a Peek, then an
+// Update, took two (and Value and Ready two more); AdvancePair steps two
+// SMAs over a run faster still.
 func (s *SMA) Advance(v float64) (value float64, ready bool) {
 	u := s.undo
 	u.ok, u.sum, u.count, u.next, u.old = true, s.sum, s.count, s.next, s.buf[s.next]
