@@ -50,6 +50,12 @@ func (s *SMA) Update(v float64) {
 			return
 		}
 	}
+	s.add(v)
+}
+
+// add takes a finite v into the window: the oldest value out once the
+// window is full, v in.
+func (s *SMA) add(v float64) {
 	if s.count == len(s.buf) {
 		s.sum.add(-s.buf[s.next])
 	} else {
@@ -96,10 +102,12 @@ func (s *SMA) Peek(v float64) (value float64, ready bool) {
 // Update, took two (and Value and Ready two more); AdvancePair steps two
 // SMAs over a run faster still.
 func (s *SMA) Advance(v float64) (value float64, ready bool) {
-	u := s.undo
+	u := &s.undo
 	u.ok, u.sum, u.count, u.next, u.old = true, s.sum, s.count, s.next, s.buf[s.next]
-	s.Update(v)
-	s.undo = u
+	s.peek.ok = false
+	if finite(v) { // Update ignores the others
+		s.add(v)
+	}
 	return s.Value(), s.Ready()
 }
 
