@@ -32,3 +32,27 @@ func BenchmarkCompute(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "points/s")
 }
+
+// BenchmarkComputeFlat is BenchmarkCompute over a curve that never moves
+// (a run that never trades, as BenchmarkMillionBarsNoOrders'), with an
+// hourly gap every 10,000 points: points/s.
+func BenchmarkComputeFlat(b *testing.B) {
+	const n = 1_000_000
+	var c Curve
+	at := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	for i := range n {
+		if i%10_000 == 0 {
+			at += 3_600_000
+		}
+		c.Append(at, 0.25)
+		at += 60_000
+	}
+	in := ComputeInput{Curve: c, Exact: map[int]decimal.Decimal{0: decimal.RequireFromString("0.25")}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if m := Compute(in); m.Bars != n || m.MaxDrawdownPct != 0 || m.ReturnPct != 0 {
+			b.Fatal(m.Bars, m.MaxDrawdownPct, m.ReturnPct)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "points/s")
+}

@@ -2,6 +2,7 @@ package backtest
 
 import (
 	"iter"
+	"slices"
 	"sort"
 	"time"
 )
@@ -51,6 +52,74 @@ func (c *Curve) Append(at int64, v float64) {
 		}
 	}
 	c.runs = append(c.runs, timeRun{from: len(c.Values) - 1, n: 1, at: at})
+}
+
+// grow extends the curve by n points and returns their values, for the
+// caller to set, and their times to be given with appendTimes.
+func (c *Curve) grow(n int) []float64 {
+	c.Values = slices.Grow(c.Values, n)
+	m := len(c.Values)
+	c.Values = c.Values[:m+n]
+	return c.Values[m:]
+}
+
+// appendTimes gives times to the last len(opens) points (grow), at each
+// open plus shift: Append's runs, built in one loop.
+func (c *Curve) appendTimes(opens []int64, shift int64) {
+	i := len(c.Values) - len(opens)
+	for j := 0; j < len(opens); {
+		at := opens[j] + shift
+		k := len(c.runs) - 1
+		if k < 0 {
+			c.runs = append(c.runs, timeRun{from: i + j, n: 1, at: at})
+			j++
+			continue
+		}
+		r := &c.runs[k]
+		if r.n == 1 {
+			r.step, r.n = at-r.at, 2
+			j++
+			continue
+		}
+		// Extend the last run while the times keep its step.
+		next := r.at + int64(r.n)*r.step
+		for j < len(opens) && opens[j]+shift == next {
+			r.n++
+			next += r.step
+			j++
+		}
+		if j < len(opens) && opens[j]+shift != next {
+			c.runs = append(c.runs, timeRun{from: i + j, n: 1, at: opens[j] + shift})
+			j++
+		}
+	}
+}
+
+// appendEven is appendTimes for n points at at, at+step, at+2·step, …
+// without a column to read: the last run is extended by as many points as
+// keep its step, in one addition.
+func (c *Curve) appendEven(at, step int64, n int) {
+	for n > 0 {
+		k := len(c.runs) - 1
+		if k >= 0 {
+			r := &c.runs[k]
+			switch {
+			case r.n == 1:
+				r.step, r.n = at-r.at, 2
+				at, n = at+step, n-1
+				continue
+			case at == r.at+int64(r.n)*r.step && r.step == step:
+				r.n += n
+				return
+			case at == r.at+int64(r.n)*r.step:
+				r.n++
+				at, n = at+step, n-1
+				continue
+			}
+		}
+		c.runs = append(c.runs, timeRun{from: len(c.Values) - n, n: 1, at: at})
+		at, n = at+step, n-1
+	}
 }
 
 // At is point i's time, milliseconds since the epoch.

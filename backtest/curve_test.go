@@ -48,3 +48,46 @@ func TestCurveTimes(t *testing.T) {
 		t.Errorf("values %v", c.Values)
 	}
 }
+
+// TestCurveAppendTimes checks that points added in runs (grow, then
+// appendTimes, or appendEven for a run without a gap) give the curve
+// Append gives point by point: the same values and the same runs of
+// times, whatever the cuts between runs.
+func TestCurveAppendTimes(t *testing.T) {
+	t.Parallel()
+	opens := []int64{0, 60, 120, 180, 400, 460, 520, 1000, 1100, 1200, 1300, 1300, 1360, 1420, 1420}
+	const shift = 60
+	var want Curve
+	for i, o := range opens {
+		want.Append(o+shift, float64(i))
+	}
+	wantRuns := fmt.Sprint(want.runs)
+	if wantRuns != "[{0 4 60 60} {4 3 460 60} {7 4 1060 100} {11 3 1360 60} {14 1 1480 0}]" {
+		t.Fatalf("Append's runs %s", wantRuns)
+	}
+	// Every way of cutting the points into two or three runs.
+	for a := 0; a <= len(opens); a++ {
+		for b := a; b <= len(opens); b++ {
+			var c Curve
+			for _, r := range [][2]int{{0, a}, {a, b}, {b, len(opens)}} {
+				vals := c.grow(r[1] - r[0])
+				for j := range vals {
+					vals[j] = float64(r[0] + j)
+				}
+				part := opens[r[0]:r[1]]
+				even := len(part) > 0
+				for j := 1; j < len(part); j++ {
+					even = even && part[j]-part[j-1] == 60
+				}
+				if even {
+					c.appendEven(part[0]+shift, 60, len(part)) // evenly spaced by 60
+				} else {
+					c.appendTimes(part, shift)
+				}
+			}
+			if !slices.Equal(c.Values, want.Values) || fmt.Sprint(c.runs) != wantRuns {
+				t.Fatalf("cut at %d and %d: values %v runs %v; want %v %s", a, b, c.Values, c.runs, want.Values, wantRuns)
+			}
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/exchange/sim"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -183,18 +184,46 @@ func (d *driver) sampleRun(i int, bars strategy.Bars) {
 	q, on := d.baseF[i], d.baseF[i] != 0 && d.valued[i]
 	exposed := on && q >= d.stepF[i]
 	n0 := d.curve.Len()
-	for j := lo; j < hi; j++ {
-		c := bars.Close(j - lo)
-		v := d.quoteF
-		if on {
-			v += q * c.Float64()
+	vals := d.curve.grow(hi - lo)
+	// A new peak (or the first point) takes the exact equity at that
+	// bar's close.
+	peak := func(j int) {
+		d.last[i] = bars.Close(j)
+		d.exact[n0+j] = d.exactEquity()
+		d.peak = vals[j]
+	}
+	if on {
+		bars.Floats(marketdata.Close).Fill(vals, 0) // the closes, then the equity at each
+		qf, pk := d.quoteF, d.peak
+		for j, c := range vals {
+			v := qf
+			v += q * c
+			vals[j] = v
+			if v > pk || n0+j == 0 {
+				peak(j)
+				pk = v
+			}
 		}
-		if n := d.curve.Len(); n == 0 || v > d.peak {
-			d.last[i] = c
-			d.exact[n] = d.exactEquity()
-			d.peak = v
+	} else {
+		// Flat: every point is the quote balance, so only the first can
+		// be a new peak.
+		qf := d.quoteF // a local: vals could alias d, so d.quoteF would be read at every point
+		for j := range vals {
+			vals[j] = qf
 		}
-		d.curve.Append(s.CloseMs(j), v)
+		if d.quoteF > d.peak || n0 == 0 {
+			peak(0)
+		}
+	}
+	// The replay offers runs only at a fixed interval, so each bar closes
+	// one length after it opens, and the series' open times rise on the
+	// interval's boundaries: a run whose ends are (hi-lo-1) lengths apart
+	// has no gap, and its times need not be read.
+	opens, length := s.Times()[lo:hi], s.CloseMs(lo)-s.OpenMs(lo)
+	if opens[len(opens)-1]-opens[0] == int64(len(opens)-1)*length {
+		d.curve.appendEven(opens[0]+length, length, len(opens))
+	} else {
+		d.curve.appendTimes(opens, length)
 	}
 	d.exposure.markRange(n0, d.curve.Len(), exposed)
 	d.last[i], d.staleF[i] = bars.Close(hi-lo-1), true

@@ -347,14 +347,66 @@ func Compute(in ComputeInput) Metrics {
 	dur := m.End.Sub(m.Start)
 	m.Duration = dur.String()
 	m.EquityStart, m.EquityFinal = exactAt(cv, in.Exact, 0), exactAt(cv, in.Exact, len(c)-1)
+	// One pass finds the peak, sums the per-period returns and follows
+	// the drawdowns; the squared deviations, which need the mean, take a
+	// second one (not a slice of a million returns).
+	//
 	// The peak is the first point of the highest value, or a later point
 	// of that value that carries an exact value (producers compute it at
 	// new peaks): the last such. The exact points are few, so they are
 	// looked through rather than looked up at every point.
 	peak := 0
-	for i, v := range c {
+	var n int
+	var sum float64
+	draw := drawdown{peak: c[0]}
+	for i := 1; i < len(c); i++ {
+		v := c[i]
+		if v == c[i-1] {
+			// A flat stretch, i to j-1, all equal to the point before:
+			// none is a new highest point; each return is 0, counted
+			// while the value is positive; the drawdown's peak (when the
+			// point before reached it) moves to the stretch's last
+			// point, and a depth below it stays what it was.
+			j := i + 1
+			for j < len(c) && c[j] == v {
+				j++
+			}
+			if v > 0 {
+				n += j - i
+			}
+			if v >= draw.peak {
+				draw.peak, draw.peakIdx = c[j-1], j-1 // equal, but maybe −0 for +0
+			}
+			i = j - 1
+			continue
+		}
 		if v > c[peak] {
 			peak = i
+		}
+		// A flat bar's return, +0, leaves the sum as it is (never −0: no
+		// return is), so it is only counted: most bars of a run are
+		// flat, and the additions are a chain the processor waits on.
+		if r, ok := periodReturn(c[i-1], v); ok {
+			if r != 0 {
+				sum += r
+			}
+			n++
+		}
+		// The drawdowns (drawdown), written out here: a call per point
+		// would cost more than the rest of the loop.
+		if v >= draw.peak {
+			if draw.depth > 0 {
+				draw.ended(&cv, i)
+			}
+			draw.peak, draw.peakIdx, draw.depth = v, i, 0
+			continue
+		}
+		dd := (draw.peak - v) / draw.peak
+		if dd > draw.depth {
+			draw.depth = dd
+		}
+		if dd > draw.maxDD {
+			draw.maxDD = dd
 		}
 	}
 	first := peak
@@ -373,24 +425,6 @@ func Compute(in ComputeInput) Metrics {
 		}
 	}
 
-	// Per-period returns, in two passes over the curve rather than a slice
-	// of a million returns: the mean first, then the squared deviations,
-	// summed in the same order as a slice would be.
-	ret := func(i int) (float64, bool) {
-		a := c[i-1]
-		if c[i] == a {
-			return 0, a > 0 // a/a - 1, without the division: flat bars are most bars
-		}
-		return c[i]/a - 1, a > 0
-	}
-	var n int
-	var sum float64
-	for i := 1; i < len(c); i++ {
-		if r, ok := ret(i); ok {
-			sum += r
-			n++
-		}
-	}
 	ppy := periodsPerYear(cv)
 	m.PeriodsPerYear = ppy
 	if n > 1 && ppy > 0 && f0 > 0 && f1 > 0 {
@@ -398,11 +432,22 @@ func Compute(in ComputeInput) Metrics {
 		mean := sum / float64(n)
 		var ss, down float64
 		for i := 1; i < len(c); i++ {
-			r, ok := ret(i)
+			if mean == 0 && c[i] == c[i-1] {
+				// A flat bar adds (0 − 0)² = +0: nothing, as a whole
+				// stretch of them does.
+				for i+1 < len(c) && c[i+1] == c[i] {
+					i++
+				}
+				continue
+			}
+			r, ok := periodReturn(c[i-1], c[i])
 			if !ok {
 				continue
 			}
-			ss += (r - mean) * (r - mean)
+			// Adding +0 changes nothing (ss is never −0): skipped.
+			if d := r - mean; d != 0 {
+				ss += d * d
+			}
 			if r < 0 {
 				down += r * r
 			}
@@ -417,7 +462,7 @@ func Compute(in ComputeInput) Metrics {
 		}
 	}
 
-	maxDD, maxDur, avgDD := drawdowns(&cv)
+	maxDD, maxDur, avgDD := draw.end(&cv)
 	m.MaxDrawdownPct, m.MaxDrawdownDur, m.AvgDrawdownPct = maxDD*100, maxDur.String(), avgDD*100
 	if maxDD > 0 {
 		m.Calmar = m.CAGRPct / (maxDD * 100)
@@ -439,48 +484,50 @@ func meanStd(x []float64) (mean, sd float64) {
 	return mean, math.Sqrt(ss / float64(len(x)-1))
 }
 
-// drawdowns returns the deepest drawdown
+// periodReturn is the return from a point of value a to the next, of
+// value b, and whether it is defined (a > 0).
+func periodReturn(a, b float64) (float64, bool) {
+	if b == a {
+		return 0, a > 0 // a/a - 1, without the division: flat bars are most bars
+	}
+	return b/a - 1, a > 0
+}
+
+// drawdown follows the drawdowns along a curve, point by point, from the
+// first point as the peak (Compute's loop), for end: the deepest drawdown
 // (a fraction of the running peak), the longest time from a peak to the
-// recovery of that peak (or to the end), and the mean depth of the separate
-// drawdown periods.
-func drawdowns(c *Curve) (maxDD float64, maxDur time.Duration, avg float64) {
-	// The values are walked as a slice; a point's time is looked up only
-	// where a drawdown ends (Curve.At), not carried at every point.
-	vals := c.Values
-	peak, peakIdx := vals[0], 0
-	var depth float64 // of the current period
-	var sum float64   // the depths of the periods so far, added in order
-	periods := 0
-	ended := func(i int) {
-		sum += depth
-		periods++
-		if d := time.Duration(c.At(i)-c.At(peakIdx)) * time.Millisecond; d > maxDur {
-			maxDur = d
-		}
+// recovery of that peak (or to the end), and the mean depth of the
+// separate drawdown periods. A point's time is looked up only where a
+// drawdown ends (Curve.At), not carried at every point.
+type drawdown struct {
+	peak    float64
+	peakIdx int
+	depth   float64 // of the current period
+	sum     float64 // the depths of the periods so far, added in order
+	periods int
+	maxDD   float64
+	maxDur  time.Duration
+}
+
+// ended closes the current period at point i.
+func (d *drawdown) ended(c *Curve, i int) {
+	d.sum += d.depth
+	d.periods++
+	if dur := time.Duration(c.At(i)-c.At(d.peakIdx)) * time.Millisecond; dur > d.maxDur {
+		d.maxDur = dur
 	}
-	for i, v := range vals {
-		if v >= peak {
-			if depth > 0 {
-				ended(i)
-			}
-			peak, peakIdx, depth = v, i, 0
-			continue
-		}
-		dd := (peak - v) / peak
-		if dd > depth {
-			depth = dd
-		}
-		if dd > maxDD {
-			maxDD = dd
-		}
+}
+
+// end closes a period still open at the curve's last point and returns
+// the deepest drawdown, the longest one's duration and the mean depth.
+func (d *drawdown) end(c *Curve) (maxDD float64, maxDur time.Duration, avg float64) {
+	if d.depth > 0 {
+		d.ended(c, c.Len()-1)
 	}
-	if depth > 0 {
-		ended(len(vals) - 1)
+	if d.periods > 0 {
+		avg = d.sum / float64(d.periods)
 	}
-	if periods > 0 {
-		avg = sum / float64(periods)
-	}
-	return maxDD, maxDur, avg
+	return d.maxDD, d.maxDur, avg
 }
 
 func tradeStats(m *Metrics, trades []Trade) {

@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"errors"
+	"math"
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
@@ -62,6 +63,63 @@ func (b Bars) Close(i int) exchange.Fixed {
 func (b Bars) Field(f marketdata.Field, i int) exchange.Fixed {
 	return exchange.Fixed{Coef: b.s.Int(f, b.lo+i), Exp: b.s.Exp(f)}
 }
+
+// Floats is field f of the bars as float64, read straight from the
+// series' column: At(i) is Field(f, i).Float64(), bit for bit, without
+// building the Fixed (an indicator's input in a Skip loop).
+func (b Bars) Floats(f marketdata.Field) Floats {
+	v := Floats{col: b.s.Ints(f)[b.lo:b.hi], exp: b.s.Exp(f)}
+	if v.exp <= 0 && v.exp >= -22 {
+		v.div, v.lim = math.Pow10(int(-v.exp)), 1<<54+1 // 10^k is exact up to 1e22
+	}
+	return v
+}
+
+// Floats is a field of a run of bars as float64 (Bars.Floats).
+type Floats struct {
+	col []int64
+	// div is 10^-exp when that is an exact float64 (exp in [-22, 0]), so a
+	// coefficient c of at most 2^53 in magnitude converts with one
+	// correctly rounded division, as exchange.Fixed.Float64 does: then
+	// lim is 2^54+1 and c+2^53, as unsigned, is below it; else lim is 0.
+	div float64
+	lim uint64
+	exp int32
+}
+
+// Len is the number of bars.
+func (v Floats) Len() int { return len(v.col) }
+
+// At is bar i's value.
+func (v Floats) At(i int) float64 {
+	c := v.col[i]
+	if uint64(c+1<<53) < v.lim {
+		return float64(c) / v.div
+	}
+	return exactFloat(c, v.exp)
+}
+
+// Fill sets dst to the values of bars from, from+1, ... (as many as fit
+// and there are) and returns how many it set: At over a run, in one loop.
+func (v Floats) Fill(dst []float64, from int) int {
+	src := v.col[from:]
+	n := min(len(dst), len(src))
+	dst, src = dst[:n], src[:n]
+	for j, c := range src {
+		if uint64(c+1<<53) < v.lim {
+			dst[j] = float64(c) / v.div
+		} else {
+			dst[j] = exactFloat(c, v.exp)
+		}
+	}
+	return n
+}
+
+// exactFloat is At through exchange.Fixed.Float64, for the values the
+// division cannot convert exactly: the rare case, kept out of line.
+//
+//go:noinline
+func exactFloat(c int64, exp int32) float64 { return exchange.Fixed{Coef: c, Exp: exp}.Float64() }
 
 // Kline is bar i whole, as OnKline would receive it.
 func (b Bars) Kline(i int) exchange.FixedKline { return b.s.FixedKline(b.lo + i) }

@@ -39,6 +39,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/strategy"
 	"github.com/spotbot/spotbot/strategy/indicator"
 )
@@ -95,7 +96,7 @@ func New(cfg strategy.Config) (strategy.Strategy, error) {
 	if len(cfg.Symbols) == 0 {
 		return nil, errors.New("symbols: smacross needs at least one symbol")
 	}
-	s := &Strategy{p: p, books: map[string]*book{}}
+	s := &Strategy{p: p, books: map[string]*book{}, closes: closeCache{buf: make([]float64, 1024)}}
 	for _, sym := range cfg.Symbols {
 		b := &book{}
 		var err error
@@ -123,7 +124,8 @@ type average interface {
 	Update(v float64)
 	Value() float64
 	Ready() bool
-	Peek(v float64) (float64, bool)
+	Advance(v float64) (float64, bool)
+	Undo()
 }
 
 // book is the per-symbol state.
@@ -137,6 +139,8 @@ type book struct {
 type Strategy struct {
 	p     Params
 	books map[string]*book
+	// closes holds closes converted for Skip.
+	closes closeCache
 	// last is the book of the symbol of the last bar, found again
 	// without a map lookup while bars of one symbol follow each other.
 	last struct {
@@ -145,25 +149,34 @@ type Strategy struct {
 	}
 }
 
+// book is the book of a symbol, nil for one the instance does not trade.
+func (s *Strategy) book(symbol string) *book {
+	if b := s.last.b; b != nil && symbol == s.last.symbol {
+		return b
+	}
+	b := s.books[symbol]
+	if b != nil {
+		s.last.symbol, s.last.b = symbol, b
+	}
+	return b
+}
+
 // WarmUp asks for enough history to fill the slow average.
 func (s *Strategy) WarmUp() int { return s.p.Slow }
 
 // OnKline implements strategy.Strategy.
 func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
-	b := s.last.b
-	if b == nil || bar.Symbol != s.last.symbol {
-		if b = s.books[bar.Symbol]; b == nil {
-			return nil
-		}
-		s.last.symbol, s.last.b = bar.Symbol, b
-	}
-	c := bar.Close.Float64()
-	b.fast.Update(c)
-	b.slow.Update(c)
-	if !b.fast.Ready() || !b.slow.Ready() {
+	b := s.book(bar.Symbol)
+	if b == nil {
 		return nil
 	}
-	above := b.fast.Value() > b.slow.Value()
+	c := bar.Close.Float64()
+	fast, fastReady := b.fast.Advance(c) // Update, Value and Ready in one call
+	slow, slowReady := b.slow.Advance(c)
+	if !fastReady || !slowReady {
+		return nil
+	}
+	above := fast > slow
 	crossed := b.primed && above != b.above
 	b.above, b.primed = above, true
 	if ctx.WarmingUp() || len(ctx.OpenOrders(bar.Symbol)) > 0 {
@@ -183,29 +196,81 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 
 // Skip implements strategy.Skipper: it takes bars while the averages
 // neither cross nor (entry: state) stand fast above slow, the bars on
-// which OnKline would only update them. Each bar's averages are peeked
-// first; a bar that would buy or sell is left for OnKline.
+// which OnKline would only update them. The closes are converted a chunk
+// at a time (closeCache); two primed simple averages go through
+// indicator.AdvancePair, others bar by bar (Advance, and Undo for the bar
+// that would buy or sell, which is left for OnKline).
 func (s *Strategy) Skip(_ strategy.Context, f strategy.Feed, bars strategy.Bars) int {
-	b := s.books[f.Symbol]
+	b := s.book(f.Symbol)
 	if b == nil {
 		return bars.Len() // OnKline ignores a symbol it has no book for
 	}
 	state := s.p.Entry == EntryState
-	for i := range bars.Len() {
-		c := bars.Close(i).Float64()
-		fast, fastReady := b.fast.Peek(c)
-		slow, slowReady := b.slow.Peek(c)
-		if fastReady && slowReady {
-			above := fast > slow
-			if b.primed && above != b.above || above && state {
-				return i
-			}
-			b.above, b.primed = above, true
+	fastSMA, _ := b.fast.(*indicator.SMA)
+	slowSMA, _ := b.slow.(*indicator.SMA)
+	// A run usually ends within a few dozen bars (at a cross), so the
+	// chunks start small and double.
+	size := 32
+	for done := 0; done < bars.Len(); {
+		vals := s.closes.get(bars, done, size)
+		var took int
+		if fastSMA != nil && slowSMA != nil && b.primed {
+			// Primed, both averages are ready at every bar: a bar stops
+			// the run when fast crosses slow or, with entry state,
+			// stands above it.
+			took = indicator.AdvancePair(fastSMA, slowSMA, vals, !b.above || state, b.above)
+		} else {
+			took = b.advance(vals, state)
 		}
-		b.fast.Update(c)
-		b.slow.Update(c)
+		if done += took; took < len(vals) {
+			return done
+		}
+		size = min(2*size, len(s.closes.buf))
 	}
 	return bars.Len()
+}
+
+// closeCache holds closes converted for Skip: those of bars from, from+1,
+// … of series s, in vals. A run that stops at a cross leaves values
+// converted past it, and the next run (from the bar after the cross) takes
+// them instead of converting them again.
+type closeCache struct {
+	s    *marketdata.Series
+	from int
+	vals []float64 // a prefix of buf
+	buf  []float64
+}
+
+// get returns the closes of bars at, at+1, … (at most size of them when
+// it converts, and none past the bars' end).
+func (c *closeCache) get(bars strategy.Bars, at, size int) []float64 {
+	s, lo, hi := bars.Series()
+	i := lo + at
+	if c.s != s || i < c.from || i >= c.from+len(c.vals) {
+		n := bars.Floats(marketdata.Close).Fill(c.buf[:size], at)
+		c.s, c.from, c.vals = s, i, c.buf[:n]
+	}
+	return c.vals[i-c.from : min(len(c.vals), hi-c.from)]
+}
+
+// advance is Skip over vals bar by bar, through the average interface:
+// it returns how many bars it took.
+func (b *book) advance(vals []float64, state bool) int {
+	for i, c := range vals {
+		fast, fastReady := b.fast.Advance(c)
+		slow, slowReady := b.slow.Advance(c)
+		if !fastReady || !slowReady {
+			continue
+		}
+		above := fast > slow
+		if b.primed && above != b.above || above && state {
+			b.fast.Undo()
+			b.slow.Undo()
+			return i
+		}
+		b.above, b.primed = above, true
+	}
+	return len(vals)
 }
 
 func (s *Strategy) buy(ctx strategy.Context, symbol string) error {
@@ -224,7 +289,7 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string) error {
 		!held.IsZero() && exchange.CmpMul(min, held, ctx.LastPrice(symbol)) <= 0 {
 		return nil
 	}
-	o := exchange.NewOrder{Symbol: symbol, Side: exchange.SideBuy, Type: exchange.TypeMarket}
+	var o exchange.NewOrder
 	if s.p.Quantity.IsPositive() {
 		o.Quantity = info.FloorQty(s.p.Quantity)
 		last := ctx.LastPrice(symbol)
@@ -235,14 +300,25 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string) error {
 			return nil
 		}
 	} else {
-		o.QuoteOrderQty = info.FloorQuote(ctx.Balance(info.QuoteAsset).Free.Mul(s.p.Fraction))
-		if exchange.CmpDecimal(o.QuoteOrderQty, min) < 0 || !o.QuoteOrderQty.IsPositive() {
+		// The amount, free × fraction floored, is below the minimum
+		// whenever free × fraction is (so whenever free is: fraction ≤
+		// 1), and not positive when free is not (fraction > 0): known
+		// without building the product, so a signal the balance cannot
+		// follow costs no decimal.
+		free := ctx.Balance(info.QuoteAsset).Free
+		short := free.Sign() <= 0 || exchange.CmpDecimal(free, min) < 0 || exchange.CmpMul(min, free, s.p.Fraction) > 0
+		if !short {
+			o.QuoteOrderQty = info.FloorQuote(free.Mul(s.p.Fraction))
+			short = exchange.CmpDecimal(o.QuoteOrderQty, min) < 0 || !o.QuoteOrderQty.IsPositive()
+		}
+		if short {
 			if l := ctx.Log(); l.Enabled(context.Background(), slog.LevelInfo) {
-				l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", o.QuoteOrderQty)
+				l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", info.FloorQuote(free.Mul(s.p.Fraction)))
 			}
 			return nil
 		}
 	}
+	o.Symbol, o.Side, o.Type = symbol, exchange.SideBuy, exchange.TypeMarket
 	_, err = ctx.Place(o)
 	return ignoreRefusal(err)
 }
@@ -252,7 +328,11 @@ func (s *Strategy) sell(ctx strategy.Context, symbol string) error {
 	if err != nil {
 		return err
 	}
-	qty := info.FloorQty(ctx.Position(symbol).Qty)
+	held := ctx.Position(symbol).Qty
+	if held.Sign() <= 0 {
+		return nil // nothing to sell: floored and capped by the free balance, still not positive
+	}
+	qty := info.FloorQty(held)
 	if free := info.FloorQty(ctx.Balance(info.BaseAsset).Free); exchange.CmpDecimal(qty, free) > 0 {
 		qty = free
 	}

@@ -9,6 +9,12 @@ type EMA struct {
 	count int
 	seed  float64 // sum of the first n values
 	value float64
+	// undo is the state before the last Advance, for Undo.
+	undo struct {
+		ok          bool
+		count       int
+		seed, value float64
+	}
 }
 
 // NewEMA returns an EMA of period n; n must be at least 1.
@@ -25,6 +31,7 @@ func newSmoothed(n int, alpha float64) *EMA { return &EMA{n: n, alpha: alpha} }
 
 // Update adds a value. A non-finite v is ignored.
 func (e *EMA) Update(v float64) {
+	e.undo.ok = false
 	if !finite(v) {
 		return
 	}
@@ -46,6 +53,24 @@ func (e *EMA) Peek(v float64) (value float64, ready bool) {
 	return c.value, c.Ready()
 }
 
+// Advance is Update(v) followed by Value and Ready, in one call: the
+// same float64, bit for bit; Undo takes it back (SMA.Advance).
+func (e *EMA) Advance(v float64) (value float64, ready bool) {
+	u := e.undo
+	u.ok, u.count, u.seed, u.value = true, e.count, e.seed, e.value
+	e.Update(v)
+	e.undo = u
+	return e.value, e.count >= e.n
+}
+
+// Undo takes back the last Advance (SMA.Undo).
+func (e *EMA) Undo() {
+	if u := &e.undo; u.ok {
+		u.ok = false
+		e.count, e.seed, e.value = u.count, u.seed, u.value
+	}
+}
+
 // Ready reports whether n values have arrived.
 func (e *EMA) Ready() bool { return e.count >= e.n }
 
@@ -56,4 +81,4 @@ func (e *EMA) Value() float64 { return e.value }
 func (e *EMA) Period() int { return e.n }
 
 // Reset forgets all values.
-func (e *EMA) Reset() { e.count, e.seed, e.value = 0, 0, 0 }
+func (e *EMA) Reset() { e.count, e.seed, e.value, e.undo.ok = 0, 0, 0, false }

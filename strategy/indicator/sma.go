@@ -17,6 +17,14 @@ type SMA struct {
 		sum   ksum
 		count int
 	}
+	// undo is the state before the last Advance, for Undo.
+	undo struct {
+		ok    bool
+		sum   ksum
+		count int
+		next  int
+		old   float64 // the slot's value Advance overwrote
+	}
 }
 
 // NewSMA returns an SMA over n values; n must be at least 1.
@@ -30,6 +38,7 @@ func NewSMA(n int) (*SMA, error) {
 // Update adds a value, dropping the oldest once the window is full.
 // A non-finite v is ignored.
 func (s *SMA) Update(v float64) {
+	s.undo.ok = false
 	if !finite(v) {
 		return
 	}
@@ -41,6 +50,12 @@ func (s *SMA) Update(v float64) {
 			return
 		}
 	}
+	s.add(v)
+}
+
+// add takes a finite v into the window: the oldest value out once the
+// window is full, v in.
+func (s *SMA) add(v float64) {
 	if s.count == len(s.buf) {
 		s.sum.add(-s.buf[s.next])
 	} else {
@@ -80,6 +95,35 @@ func (s *SMA) Peek(v float64) (value float64, ready bool) {
 	return sum.value() / float64(len(s.buf)), true
 }
 
+// Advance is Update(v) followed by Value and Ready, in one call: the
+// same float64, bit for bit. Undo takes the value back. A strategy's fast
+// path (strategy.Skipper) advances its averages bar by bar and takes back
+// the one bar it leaves for OnKline, one call a bar where a Peek, then an
+// Update, took two (and Value and Ready two more); AdvancePair steps two
+// SMAs over a run faster still.
+func (s *SMA) Advance(v float64) (value float64, ready bool) {
+	u := &s.undo
+	u.ok, u.sum, u.count, u.next, u.old = true, s.sum, s.count, s.next, s.buf[s.next]
+	s.peek.ok = false
+	if finite(v) { // Update ignores the others
+		s.add(v)
+	}
+	return s.Value(), s.Ready()
+}
+
+// Undo takes back the last Advance, leaving the average as it was before
+// it; it does nothing when the last change was not an Advance, or was
+// already taken back.
+func (s *SMA) Undo() {
+	u := &s.undo
+	if !u.ok {
+		return
+	}
+	u.ok, s.peek.ok = false, false
+	s.buf[u.next] = u.old
+	s.sum, s.count, s.next = u.sum, u.count, u.next
+}
+
 // Ready reports whether n values have arrived.
 func (s *SMA) Ready() bool { return s.count == len(s.buf) }
 
@@ -95,4 +139,4 @@ func (s *SMA) Value() float64 {
 func (s *SMA) Period() int { return len(s.buf) }
 
 // Reset forgets all values.
-func (s *SMA) Reset() { s.next, s.count, s.sum, s.peek.ok = 0, 0, ksum{}, false }
+func (s *SMA) Reset() { s.next, s.count, s.sum, s.peek.ok, s.undo.ok = 0, 0, ksum{}, false, false }
