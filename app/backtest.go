@@ -230,6 +230,16 @@ func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer)
 	// see RunMemory.
 	_, restore := backtest.RunMemory(cacheWrites.Mapped())
 	defer restore()
+	// equity.csv, the longest report file, is written while the run goes
+	// on (backtest.EquityStream), on the core the replay leaves idle; a
+	// run that fails leaves no file.
+	dir := reportDir(c.Report)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	s.Equity = backtest.NewEquityStream()
+	equity := startFile(dir, "equity.csv", s.Equity.WriteCSV)
+	defer equity() // on every path: no temporary file is left behind
 	started := d.clock.Now()
 	p := newProgress(stderr, "backtest", d.clock)
 	s.Progress = p.update
@@ -239,14 +249,6 @@ func single(ctx context.Context, d deps, rf *runFlags, stdout, stderr io.Writer)
 		return err
 	}
 	backtest.ReportMemory()
-	// equity.csv, the longest report file, needs only the result: it is
-	// under way while the report is built and the summary printed.
-	dir := reportDir(c.Report)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	equity := startFile(dir, "equity.csv", func(w io.Writer) error { return backtest.WriteEquityCSV(w, res) })
-	defer equity() // on every path: no temporary file is left behind
 	title := instancesTitle(c)
 	rep := backtest.NewReport(title, s, res)
 	if err := rep.WriteSummary(stdout); err != nil {

@@ -107,6 +107,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 		After: func(_ context.Context, s *session.Step, trading bool) error {
 			if trading {
 				d.sample()
+				d.stream()
 			}
 			done += len(s.Bars)
 			if d.s.Progress != nil && done >= nextReport {
@@ -121,6 +122,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 		// the Bar and After hooks would have, at its close.
 		loop.Span = func(i int, bars strategy.Bars) {
 			d.sampleRun(i, bars)
+			d.stream()
 			done += bars.Len()
 			if d.s.Progress != nil && done >= nextReport {
 				d.s.Progress(done, total)
@@ -137,6 +139,14 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 		d.s.Progress(total, total)
 	}
 	return d.result(ctx)
+}
+
+// stream hands Spec.Equity the points that can no longer change (all but
+// the last) once there are a chunk's worth.
+func (d *driver) stream() {
+	if e := d.s.Equity; e != nil && e.due(d.curve.Len()-1) {
+		e.handOver(&d.curve, d.exposure, d.curve.Len()-1)
+	}
 }
 
 // sample folds new fills into the ledger and appends the equity at the
@@ -314,6 +324,11 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 		eq := d.exactEquity()
 		d.exact[n-1] = eq
 		d.curve.Values[n-1] = eq.InexactFloat64()
+	}
+	if e := d.s.Equity; e != nil {
+		// Every point is final: the rest of equity.csv is written while
+		// the metrics and trades are worked out.
+		e.handOver(&d.curve, d.exposure, d.curve.Len())
 	}
 	acct, err := d.x.Master().Account(ctx)
 	if err != nil {

@@ -61,6 +61,9 @@ type Spec struct {
 	// delivering every bar through OnKline: the results are the same,
 	// slower; for comparing the two.
 	Stepwise bool
+	// Equity, when set, is given equity.csv's rows while the run goes on
+	// (EquityStream); a Sweep or WalkForward refuses it.
+	Equity *EquityStream
 }
 
 // FillModel chooses how the simulated exchange fills orders; it is the
@@ -96,7 +99,13 @@ type Result struct {
 
 // Run runs a backtest. It is deterministic: the same Spec gives the same
 // Result. Runs share nothing, so many may run in parallel.
-func Run(ctx context.Context, s Spec) (*Result, error) {
+func Run(ctx context.Context, s Spec) (res *Result, err error) {
+	if s.Equity != nil {
+		if s.Equity.done {
+			return nil, errors.New("backtest: Spec.Equity has served a run already: a stream is for one run")
+		}
+		defer func() { s.Equity.end(err) }()
+	}
 	if err := s.check(); err != nil {
 		return nil, err
 	}

@@ -34,17 +34,17 @@ func WriteEquityCSV(w io.Writer, res *Result) error {
 const equityBlock = 32 << 10
 
 // writeEquityCSV is WriteEquityCSV on at most workers goroutines, in
-// blocks of rows rows (tests choose them).
-func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
-	const header = "time,equity,drawdown_pct,exposed\n"
+// blocks of block rows (tests choose them).
+func writeEquityCSV(w io.Writer, res *Result, workers, block int) error {
 	n := res.Curve.Len()
-	if workers < 2 || n < 2*rows {
+	rows := curveRows{values: res.Curve.Values, runs: res.Curve.runs, held: res.Exposure}
+	if workers < 2 || n < 2*block {
 		// In order, in blocks of 1024 rows (about 48 KiB) written as
 		// they are formatted.
-		b := append(make([]byte, 0, 64<<10), header...)
+		b := append(make([]byte, 0, 64<<10), equityHeader...)
 		peak := math.Inf(-1)
 		for lo := 0; lo < n; lo += 1024 {
-			b, peak = appendEquityRows(b, res, peak, lo, min(lo+1024, n))
+			b, peak = appendEquityRows(b, &rows, peak, lo, min(lo+1024, n))
 			if _, err := w.Write(b); err != nil {
 				return err
 			}
@@ -56,21 +56,21 @@ func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
 		}
 		return nil
 	}
-	if _, err := io.WriteString(w, header); err != nil {
+	if _, err := io.WriteString(w, equityHeader); err != nil {
 		return err
 	}
 	// Block i is formatted by whichever worker takes it and handed over in
 	// done[i]; the writer asks for block i+ahead once it has written block
 	// i, so at most ahead blocks of text are held at once.
-	blocks := (n + rows - 1) / rows
+	blocks := (n + block - 1) / block
 	ahead := 2 * workers
 	// The running peak where each block starts, as DrawdownSeries keeps
 	// it.
 	peaks := make([]float64, blocks)
 	peak := math.Inf(-1)
 	for i, v := range res.Curve.Values {
-		if i%rows == 0 {
-			peaks[i/rows] = peak
+		if i%block == 0 {
+			peaks[i/block] = peak
 		}
 		if v >= peak {
 			peak = v
@@ -90,10 +90,10 @@ func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
 				select {
 				case b = <-free:
 				default:
-					b = make([]byte, 0, rows*50) // a row is 45 to 50 bytes
+					b = make([]byte, 0, block*50) // a row is 45 to 50 bytes
 				}
-				lo := i * rows
-				b, _ = appendEquityRows(b, res, peaks[i], lo, min(lo+rows, n))
+				lo := i * block
+				b, _ = appendEquityRows(b, &rows, peaks[i], lo, min(lo+block, n))
 				done[i] <- b
 			}
 		})
@@ -119,6 +119,25 @@ func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
 	return nil
 }
 
+// equityHeader is equity.csv's first line.
+const equityHeader = "time,equity,drawdown_pct,exposed\n"
+
+// curveRows is what equity.csv's rows are made of: the curve's values
+// and time runs, and the exposure's words from word word0 on (a stream's
+// chunk carries only the words of its rows).
+type curveRows struct {
+	values []float64
+	runs   []timeRun
+	held   Exposure
+	word0  int
+}
+
+// heldAt is Exposure.Held for point i.
+func (c *curveRows) heldAt(i int) bool {
+	w := i/64 - c.word0
+	return w >= 0 && w < len(c.held) && c.held[w]&(1<<(i%64)) != 0
+}
+
 // appendEquityRows appends rows lo to hi of the curve to b, peak the
 // running peak before row lo (the drawdowns are DrawdownSeries'), and
 // returns the peak after row hi-1.
@@ -129,20 +148,20 @@ func writeEquityCSV(w io.Writer, res *Result, workers, rows int) error {
 // spare capacity, each piece stored as a fixed-size array (a register
 // move or two, where appending a few bytes called the runtime's memmove,
 // a third of the time); a longer row is appended piece by piece.
-func appendEquityRows(b []byte, res *Result, peak float64, lo, hi int) ([]byte, float64) {
+func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte, float64) {
 	var (
 		st     stamper
 		value  lastFloat
 		ddText lastFloat
 	)
-	for _, r := range res.Curve.runs {
+	for _, r := range c.runs {
 		if r.from >= hi {
 			break
 		}
 		from, to := max(r.from, lo), min(r.from+r.n, hi)
 		at := r.at + int64(from-r.from)*r.step
 		for i := from; i < to; i++ {
-			v, dd := res.Curve.Values[i], 0.0
+			v, dd := c.values[i], 0.0
 			if v >= peak {
 				peak = v
 			} else {
@@ -150,7 +169,7 @@ func appendEquityRows(b []byte, res *Result, peak float64, lo, hi int) ([]byte, 
 			}
 			value.set(v, 8)
 			ddText.set(dd*100, 6)
-			held := res.Exposure.Held(i)
+			held := c.heldAt(i)
 			st.set(at)
 			if st.long == nil && value.long == nil && ddText.long == nil {
 				if cap(b)-len(b) < rowMax {

@@ -211,6 +211,9 @@ func Sweep(ctx context.Context, base Spec, o SweepOptions) ([]SweepRun, error) {
 	if o.Objective == nil {
 		return nil, errors.New("sweep: no objective")
 	}
+	if base.Equity != nil {
+		return nil, errors.New("sweep: Spec.Equity streams one run's equity.csv; a sweep has many runs")
+	}
 	if o.Shards > 1 && (o.Shard < 0 || o.Shard >= o.Shards) {
 		return nil, fmt.Errorf("sweep: shard %d/%d: want 0 ≤ i < n", o.Shard, o.Shards)
 	}

@@ -74,6 +74,9 @@ func WalkForward(ctx context.Context, base Spec, o WalkForwardOptions) (*WalkFor
 	if len(base.Instances) == 0 {
 		return nil, errors.New("walkforward: no strategy instances")
 	}
+	if base.Equity != nil {
+		return nil, errors.New("walkforward: Spec.Equity streams one run's equity.csv; a walk-forward has many runs")
+	}
 	from, to := span(base.Data)
 	if from.Add(o.Train + o.Test).After(to) {
 		return nil, fmt.Errorf("walkforward: the data spans %s, less than one train (%s) plus test (%s) window", to.Sub(from), o.Train, o.Test)
