@@ -2,6 +2,8 @@ package strategy
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -124,5 +126,80 @@ func refApply(p *Position, f Fill, base, quote string) {
 	default:
 		p.FeesOther = p.FeesOther.Add(f.Commission)
 		p.OtherAsset = f.CommissionAsset
+	}
+}
+
+// FuzzPositionApplyNarrow applies a seeded random run of fills (sides,
+// fee assets, coefficients of 1 to 19 digits, exponents from -18 to 2, so
+// that some steps do not fit 64 bits and take the decimal path) and
+// compares every field with refApply after each one.
+func FuzzPositionApplyNarrow(f *testing.F) {
+	f.Add(uint64(1), uint8(6))
+	f.Add(uint64(2), uint8(18))
+	f.Add(uint64(3), uint8(19))
+	f.Fuzz(func(t *testing.T, seed uint64, digits uint8) {
+		r := rand.New(rand.NewPCG(seed, 16))
+		maxDigits := 1 + int(digits%19)
+		num := func() decimal.Decimal {
+			c := r.Int64N(pow10i(r.IntN(maxDigits) + 1))
+			return decimal.New(c, int32(r.IntN(21)-18))
+		}
+		var got, want Position
+		var m posMath
+		for i := range 40 {
+			side := exchange.SideBuy
+			if r.IntN(2) == 1 {
+				side = exchange.SideSell
+			}
+			fl := Fill{Side: side, Price: num(), Qty: num(), Commission: num(),
+				CommissionAsset: [...]string{"BTC", "USDT", "BNB", ""}[r.IntN(4)]}
+			got.apply(fl, "BTC", "USDT", &m)
+			refApply(&want, fl, "BTC", "USDT")
+			comparePositions(t, fmt.Sprintf("fill %d %+v", i, fl), got, want)
+			if t.Failed() {
+				return
+			}
+		}
+	})
+}
+
+func pow10i(n int) int64 {
+	p := int64(1)
+	for range min(n, 18) {
+		p *= 10
+	}
+	if n >= 19 {
+		return math.MaxInt64
+	}
+	return p
+}
+
+// TestPositionApplyNarrowTaken checks that fills of a backtest's sizes
+// (the benchmark's ETHBTC: 6 decimals, fees of 8) never leave int64
+// arithmetic, and still give decimal's results.
+func TestPositionApplyNarrowTaken(t *testing.T) {
+	t.Parallel()
+	d := decimal.RequireFromString
+	fills := []Fill{
+		{Side: exchange.SideBuy, Price: d("0.051234"), Qty: d("97.518"), Commission: d("0.097518"), CommissionAsset: "ETH"},
+		{Side: exchange.SideSell, Price: d("0.052001"), Qty: d("97.42"), Commission: d("0.00506593"), CommissionAsset: "BTC"},
+		{Side: exchange.SideBuy, Price: d("0.049999"), Qty: d("101.2"), Commission: d("0.1012"), CommissionAsset: "ETH"},
+		{Side: exchange.SideBuy, Price: d("0.05"), Qty: d("1"), Commission: d("0.0001"), CommissionAsset: "BNB"},
+		{Side: exchange.SideSell, Price: d("0.048"), Qty: d("101.198"), Commission: d("0"), CommissionAsset: ""},
+	}
+	var got, want Position
+	for i, f := range fills {
+		before := got
+		if !got.applyNarrow(f, "ETH", "BTC") {
+			t.Fatalf("fill %d left int64 arithmetic", i)
+		}
+		refApply(&want, f, "ETH", "BTC")
+		comparePositions(t, fmt.Sprintf("fill %d", i), got, want)
+		if before.Qty.Equal(got.Qty) {
+			t.Fatalf("fill %d changed nothing", i)
+		}
+	}
+	if got.Qty.String() != "0.901282" || got.Realized.String() != "-0.1426526426957321564" || got.AvgPrice.String() != "0.0500485744797648" {
+		t.Errorf("position %s @ %s, realised %s", got.Qty, got.AvgPrice, got.Realized)
 	}
 }
