@@ -142,6 +142,14 @@ func (s *SymbolInfo) CheckOrder(o NewOrder, last decimal.Decimal) error {
 	return s.CheckRules(o, last)
 }
 
+// RulesReadLast reports whether CheckRules reads its last price for o, an
+// order that passed NewOrder.Validate: every order but a quote-sized
+// MARKET buy, whose amount is its quoteOrderQty. A caller holding the last
+// price in another form (a bar's close) builds its decimal only then.
+func RulesReadLast(o NewOrder) bool {
+	return o.Type != TypeMarket || !o.QuoteOrderQty.IsPositive()
+}
+
 // CheckRules applies the symbol's rules alone to an order that passed
 // NewOrder.Validate: a caller that validated before looking the symbol up
 // (the simulator, the risk gate) does not validate every order twice.

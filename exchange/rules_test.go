@@ -110,3 +110,22 @@ func TestRounding(t *testing.T) {
 		t.Errorf("MinNotional(LIMIT) = %s", got)
 	}
 }
+
+func TestRulesReadLast(t *testing.T) {
+	t.Parallel()
+	q := decimal.RequireFromString("1")
+	for _, c := range []struct {
+		o    NewOrder
+		want bool
+	}{
+		{NewOrder{Type: TypeMarket, Side: SideBuy, QuoteOrderQty: q}, false},
+		{NewOrder{Type: TypeMarket, Side: SideBuy, Quantity: q}, true},
+		{NewOrder{Type: TypeMarket, Side: SideSell, Quantity: q}, true},
+		{NewOrder{Type: TypeLimit, Side: SideBuy, Quantity: q, Price: q}, true},
+		{NewOrder{Type: TypeLimitMaker, Side: SideSell, Quantity: q, Price: q}, true},
+	} {
+		if got := RulesReadLast(c.o); got != c.want {
+			t.Errorf("%s %s: %v, want %v", c.o.Type, c.o.Side, got, c.want)
+		}
+	}
+}

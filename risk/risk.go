@@ -191,14 +191,24 @@ func (g *Gate) Check(ctx context.Context, o exchange.NewOrder, v View) error {
 	if !ok {
 		return reject(RuleUnknownSymbol, exchange.CodeBadSymbol, "unknown symbol %q", o.Symbol)
 	}
-	last := v.LastPrice(o.Symbol)
+	// The last price is read only where a rule needs it: a view may
+	// build its decimal on demand (a backtest's runtime keeps a bar's
+	// close compact), and a quote-sized market buy needs none.
+	var last decimal.Decimal
+	if exchange.RulesReadLast(o) {
+		last = v.LastPrice(o.Symbol)
+	}
 	if err := info.CheckRules(o, last); err != nil {
 		return exchangeRejection(err)
 	}
 	if o.STPMode != exchange.STPNone && !v.HasSTPGroup() {
 		return reject(RuleSTPGroup, 0, "stpMode %s set but the account has no STP group, so it would have no effect", o.STPMode)
 	}
-	notional := orderValue(o, last)
+	// A sell's value is read only by the order-value limit.
+	var notional decimal.Decimal
+	if o.Side == exchange.SideBuy || g.limits.MaxOrderValue.IsPositive() {
+		notional = orderValue(o, last)
+	}
 	if err := g.checkBalance(o, info, v, notional); err != nil {
 		return err
 	}
@@ -220,7 +230,8 @@ func exchangeRejection(err error) *Rejection {
 }
 
 // orderValue is the quote value of o: price × quantity for priced orders,
-// quoteOrderQty or quantity × last for market orders.
+// quoteOrderQty or quantity × last for market orders (last is read only
+// for a quantity-sized one, which RulesReadLast covers).
 func orderValue(o exchange.NewOrder, last decimal.Decimal) decimal.Decimal {
 	switch {
 	case o.Type != exchange.TypeMarket:
@@ -231,9 +242,11 @@ func orderValue(o exchange.NewOrder, last decimal.Decimal) decimal.Decimal {
 	return o.Quantity.Mul(last)
 }
 
+// checkBalance reads notional for a buy only. Its comparisons are
+// exchange.CmpDecimal's, which build no rescaled copy.
 func (g *Gate) checkBalance(o exchange.NewOrder, info *exchange.SymbolInfo, v View, notional decimal.Decimal) error {
 	if o.Side == exchange.SideSell {
-		if free := v.Free(info.BaseAsset); o.Quantity.GreaterThan(free) {
+		if free := v.Free(info.BaseAsset); exchange.CmpDecimal(o.Quantity, free) > 0 {
 			return reject(RuleBalance, exchange.CodeInsufficientPosition, "sell %s %s but only %s free", o.Quantity, info.BaseAsset, free)
 		}
 		return nil
@@ -241,24 +254,25 @@ func (g *Gate) checkBalance(o exchange.NewOrder, info *exchange.SymbolInfo, v Vi
 	free := v.Free(info.QuoteAsset)
 	if g.quoteFees && !(o.Type == exchange.TypeMarket && o.QuoteOrderQty.IsPositive()) {
 		fee := info.MaxQuoteFee(notional)
-		if notional.Add(fee).GreaterThan(free) {
+		if exchange.CmpDecimal(notional.Add(fee), free) > 0 {
 			return reject(RuleBalance, exchange.CodeInsufficientPosition, "buy for %s %s and up to %s %s in fees but only %s free",
 				notional, info.QuoteAsset, fee, info.QuoteAsset, free)
 		}
 		return nil
 	}
-	if notional.GreaterThan(free) {
+	if exchange.CmpDecimal(notional, free) > 0 {
 		return reject(RuleBalance, exchange.CodeInsufficientPosition, "buy for %s %s but only %s free", notional, info.QuoteAsset, free)
 	}
 	return nil
 }
 
+// checkPortfolio reads notional for a buy, or with an order-value limit.
 func (g *Gate) checkPortfolio(o exchange.NewOrder, v View, notional decimal.Decimal) error {
 	l := g.limits
 	if l.MaxOpenOrders > 0 && o.Type != exchange.TypeMarket && v.OpenOrders() >= l.MaxOpenOrders {
 		return reject(RuleMaxOpenOrders, 0, "%d open orders, the limit is %d", v.OpenOrders(), l.MaxOpenOrders)
 	}
-	if l.MaxOrderValue.IsPositive() && notional.GreaterThan(l.MaxOrderValue) {
+	if l.MaxOrderValue.IsPositive() && exchange.CmpDecimal(notional, l.MaxOrderValue) > 0 {
 		return reject(RuleMaxOrderValue, 0, "order value %s above the limit %s", notional, l.MaxOrderValue)
 	}
 	if l.MaxPositionValue.IsPositive() && o.Side == exchange.SideBuy {

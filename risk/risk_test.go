@@ -290,3 +290,43 @@ func TestGateRefusesMalformedOrdersAsTheExchange(t *testing.T) {
 		t.Fatalf("only %d single-order refusals", n)
 	}
 }
+
+// lastCounter is a view that counts its last-price reads.
+type lastCounter struct {
+	*view
+	reads int
+}
+
+func (c *lastCounter) LastPrice(s string) decimal.Decimal {
+	c.reads++
+	return c.view.LastPrice(s)
+}
+
+// TestCheckReadsLastOnlyWhenNeeded: a quote-sized market buy is checked
+// without the last price (a backtest's runtime builds its decimal on
+// demand); a quantity-sized market sell reads it once, for its amount.
+func TestCheckReadsLastOnlyWhenNeeded(t *testing.T) {
+	t.Parallel()
+	g, err := New(Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := newView()
+	v.free["BTC"] = d("1")
+	for _, c := range []struct {
+		o     exchange.NewOrder
+		reads int
+	}{
+		{exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeMarket, QuoteOrderQty: d("100")}, 0},
+		{exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideSell, Type: exchange.TypeMarket, Quantity: d("0.01")}, 1},
+		{buy("0.01", "20000"), 1},
+	} {
+		lc := &lastCounter{view: v}
+		if err := g.Check(context.Background(), c.o, lc); err != nil {
+			t.Fatalf("%+v: %v", c.o, err)
+		}
+		if lc.reads != c.reads {
+			t.Errorf("%s %s: %d last-price reads, want %d", c.o.Side, c.o.Type, lc.reads, c.reads)
+		}
+	}
+}

@@ -71,11 +71,10 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 	if err != nil {
 		return nil, err
 	}
-	// A quote-sized market order's rules read no last price
-	// (exchange.SymbolInfo.checkMarket): a replay's close is not made a
-	// decimal for it.
+	// A quote-sized market order's rules read no last price: a replay's
+	// close is not made a decimal for it.
 	var last decimal.Decimal
-	if no.Type != exchange.TypeMarket || !no.QuoteOrderQty.IsPositive() {
+	if exchange.RulesReadLast(no) {
 		last = m.price()
 	}
 	if err := m.info.CheckRules(no, last); err != nil {
