@@ -175,31 +175,66 @@ func pow10i(n int) int64 {
 }
 
 // TestPositionApplyNarrowTaken checks that fills of a backtest's sizes
-// (the benchmark's ETHBTC: 6 decimals, fees of 8) never leave int64
-// arithmetic, and still give decimal's results.
+// (the benchmark's ETHBTC: quantities of 6 decimals, fees of 8) never
+// leave int64 and 128-bit arithmetic, with a realised profit past 64 bits
+// carried from fill to fill, and still give decimal's results.
 func TestPositionApplyNarrowTaken(t *testing.T) {
 	t.Parallel()
 	d := decimal.RequireFromString
 	fills := []Fill{
-		{Side: exchange.SideBuy, Price: d("0.051234"), Qty: d("97.518"), Commission: d("0.097518"), CommissionAsset: "ETH"},
-		{Side: exchange.SideSell, Price: d("0.052001"), Qty: d("97.42"), Commission: d("0.00506593"), CommissionAsset: "BTC"},
-		{Side: exchange.SideBuy, Price: d("0.049999"), Qty: d("101.2"), Commission: d("0.1012"), CommissionAsset: "ETH"},
-		{Side: exchange.SideBuy, Price: d("0.05"), Qty: d("1"), Commission: d("0.0001"), CommissionAsset: "BNB"},
-		{Side: exchange.SideSell, Price: d("0.048"), Qty: d("101.198"), Commission: d("0"), CommissionAsset: ""},
+		{Side: exchange.SideBuy, Price: d("0.051234"), Qty: d("97.518000"), Commission: d("0.09751800"), CommissionAsset: "ETH"},
+		{Side: exchange.SideSell, Price: d("0.052001"), Qty: d("97.420000"), Commission: d("0.00506593"), CommissionAsset: "BTC"},
+		{Side: exchange.SideBuy, Price: d("0.049999"), Qty: d("101.200000"), Commission: d("0.10120000"), CommissionAsset: "ETH"},
+		{Side: exchange.SideBuy, Price: d("0.050000"), Qty: d("1.000000"), Commission: d("0.0001"), CommissionAsset: "BNB"},
+		{Side: exchange.SideSell, Price: d("0.048000"), Qty: d("101.198000"), Commission: d("0"), CommissionAsset: ""},
 	}
 	var got, want Position
-	for i, f := range fills {
-		before := got
-		if !got.applyNarrow(f, "ETH", "BTC") {
-			t.Fatalf("fill %d left int64 arithmetic", i)
-		}
-		refApply(&want, f, "ETH", "BTC")
-		comparePositions(t, fmt.Sprintf("fill %d", i), got, want)
-		if before.Qty.Equal(got.Qty) {
-			t.Fatalf("fill %d changed nothing", i)
+	var m posMath
+	for round := range 3 {
+		for i, f := range fills {
+			before := got
+			if !got.applyNarrow(f, "ETH", "BTC", &m) {
+				t.Fatalf("round %d fill %d left int64 arithmetic", round, i)
+			}
+			refApply(&want, f, "ETH", "BTC")
+			comparePositions(t, fmt.Sprintf("round %d fill %d", round, i), got, want)
+			if before.Qty.Equal(got.Qty) {
+				t.Fatalf("round %d fill %d changed nothing", round, i)
+			}
 		}
 	}
-	if got.Qty.String() != "0.901282" || got.Realized.String() != "-0.1426526426957321564" || got.AvgPrice.String() != "0.0500485744797648" {
-		t.Errorf("position %s @ %s, realised %s", got.Qty, got.AvgPrice, got.Realized)
+	if got.Qty.String() != "2.703846" || got.Realized.String() != "-0.4279009611604733894" || got.AvgPrice.String() != "0.0500696433301098" {
+		t.Errorf("position %s @ %s, realised %s (%de%d)", got.Qty, got.AvgPrice, got.Realized, got.Realized.Coefficient(), got.Realized.Exponent())
+	}
+	if _, fits := narrowOf(got.Realized); fits {
+		t.Errorf("realised %s fits 18 digits: the test does not reach the 128-bit path", got.Realized)
+	}
+}
+
+// TestPositionApplyRealizedCache: one posMath serves several positions,
+// and a realised profit set from outside is read again, not taken from
+// the cache of the last one built.
+func TestPositionApplyRealizedCache(t *testing.T) {
+	t.Parallel()
+	d := decimal.RequireFromString
+	buy := Fill{Side: exchange.SideBuy, Price: d("0.051234"), Qty: d("97.518000"), Commission: d("0.00500000"), CommissionAsset: "BTC"}
+	sell := Fill{Side: exchange.SideSell, Price: d("0.052001"), Qty: d("50.000000"), Commission: d("0.00260005"), CommissionAsset: "BTC"}
+	var a, b, wa, wb Position
+	var m posMath
+	for i, step := range []func(){
+		func() { a.apply(buy, "ETH", "BTC", &m); refApply(&wa, buy, "ETH", "BTC") },
+		func() { b.apply(buy, "ETH", "BTC", &m); refApply(&wb, buy, "ETH", "BTC") },
+		func() { a.apply(sell, "ETH", "BTC", &m); refApply(&wa, sell, "ETH", "BTC") },
+		func() { b.apply(sell, "ETH", "BTC", &m); refApply(&wb, sell, "ETH", "BTC") },
+		func() { a.apply(sell, "ETH", "BTC", &m); refApply(&wa, sell, "ETH", "BTC") },
+		func() { a.Realized, wa.Realized = d("7.5"), d("7.5") },
+		func() { a.apply(sell, "ETH", "BTC", &m); refApply(&wa, sell, "ETH", "BTC") },
+	} {
+		step()
+		comparePositions(t, fmt.Sprintf("step %d, a", i), a, wa)
+		comparePositions(t, fmt.Sprintf("step %d, b", i), b, wb)
+	}
+	if a.Realized.String() != "10.09744995" {
+		t.Errorf("realised %s", a.Realized)
 	}
 }

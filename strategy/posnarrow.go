@@ -192,40 +192,77 @@ func avgNarrow(x, y, v, w, e narrow) (narrow, bool) {
 	return narrow{Coef: q, Exp: int32(-prec)}, true
 }
 
-// realizeNarrow is r.Add(p.Sub(a).Mul(q)) as decimal forms it, and false
-// when it does not fit.
-func realizeNarrow(r, p, a, q narrow) (narrow, bool) {
+// wideDec is a wide coefficient with its exponent. Realised profit sits
+// at the exponent of an average (16 decimals) times a quantity's, so its
+// coefficient passes 18 digits at once: it is carried in 128 bits.
+type wideDec struct {
+	c   wide
+	exp int32
+}
+
+func wideDecOf(n narrow) wideDec { return wideDec{c: wideOf(n.Coef), exp: n.Exp} }
+
+// at is w at exponent e ≤ w.exp, and false on overflow.
+func (w wideDec) at(e int64) (wide, bool) { return w.c.scale(int64(w.exp) - e) }
+
+// sumWide is x + y at the smaller exponent, as decimal's Add forms it.
+func sumWide(x, y wideDec) (wideDec, bool) {
+	e := min(int64(x.exp), int64(y.exp))
+	xc, ok1 := x.at(e)
+	yc, ok2 := y.at(e)
+	if !ok1 || !ok2 {
+		return wideDec{}, false
+	}
+	s, ok := xc.add(yc)
+	return wideDec{c: s, exp: int32(e)}, ok
+}
+
+// realizeWide is r.Add(p.Sub(a).Mul(q)) as decimal forms it, and false
+// when a step does not fit 128 bits.
+func realizeWide(r wideDec, p, a, q narrow) (wideDec, bool) {
 	d, ok := sumNarrow(p, a, true)
 	if !ok {
-		return narrow{}, false
+		return wideDec{}, false
 	}
 	ep := int64(d.Exp) + int64(q.Exp)
-	er := min(int64(r.Exp), ep)
 	if ep < math.MinInt32 || ep > math.MaxInt32 {
-		return narrow{}, false
+		return wideDec{}, false
 	}
-	prod, ok := mulWide(d.Coef, q.Coef).scale(ep - er)
-	if !ok {
-		return narrow{}, false
+	return sumWide(r, wideDec{c: mulWide(d.Coef, q.Coef), exp: int32(ep)})
+}
+
+// realizedOf is p.Realized in 128 bits: the value m last built for p when
+// p.Realized is still that decimal (the same big.Int: decimals are never
+// changed in place), else its coefficient when it fits 18 digits.
+func (m *posMath) realizedOf(p *Position) (wideDec, bool) {
+	if m.realizedFor == p && p.Realized == m.realizedDec {
+		return m.realized, true
 	}
-	rs, ok := wideOf(r.Coef).scale(int64(r.Exp) - er)
-	if !ok {
-		return narrow{}, false
+	n, ok := narrowOf(p.Realized)
+	return wideDecOf(n), ok
+}
+
+// setRealized sets p's realised profit to w, remembering it for p's next
+// fill.
+func (m *posMath) setRealized(p *Position, w wideDec) {
+	if c, ok := w.c.int64(); ok {
+		p.Realized = decimal.New(c, w.exp)
+	} else {
+		m.a.SetUint64(w.c.hi)
+		m.a.Lsh(&m.a, 64)
+		m.b.SetUint64(w.c.lo)
+		m.a.Or(&m.a, &m.b)
+		if w.c.neg {
+			m.a.Neg(&m.a)
+		}
+		p.Realized = decimal.NewFromBigInt(&m.a, w.exp)
 	}
-	s, ok := prod.add(rs)
-	if !ok {
-		return narrow{}, false
-	}
-	c, ok := s.int64()
-	if !ok {
-		return narrow{}, false
-	}
-	return narrow{Coef: c, Exp: int32(er)}, true
+	m.realizedFor, m.realizedDec, m.realized = p, p.Realized, w
 }
 
 // applyNarrow is apply on int64 coefficients; false (the position
 // untouched) when something does not fit.
-func (p *Position) applyNarrow(f Fill, base, quote string) bool {
+func (p *Position) applyNarrow(f Fill, base, quote string, m *posMath) bool {
 	qty, ok1 := narrowOf(p.Qty)
 	fq, ok2 := narrowOf(f.Qty)
 	if !ok1 || !ok2 {
@@ -249,7 +286,7 @@ func (p *Position) applyNarrow(f Fill, base, quote string) bool {
 		}
 		return narrowOf(p.AvgPrice)
 	}
-	var realized narrow
+	var realized wideDec
 	realizedSet := false
 	switch f.Side {
 	case exchange.SideBuy:
@@ -270,14 +307,14 @@ func (p *Position) applyNarrow(f Fill, base, quote string) bool {
 		}
 		qty = q
 	case exchange.SideSell:
-		r, ok1 := narrowOf(p.Realized)
+		r, ok1 := m.realizedOf(p)
 		pr, ok2 := narrowOf(f.Price)
 		a, ok3 := curAvg()
 		if !ok1 || !ok2 || !ok3 {
 			return false
 		}
 		var ok bool
-		if realized, ok = realizeNarrow(r, pr, a, fq); !ok {
+		if realized, ok = realizeWide(r, pr, a, fq); !ok {
 			return false
 		}
 		realizedSet = true
@@ -332,11 +369,14 @@ func (p *Position) applyNarrow(f Fill, base, quote string) bool {
 			qty = q
 		case quote:
 			if !realizedSet {
-				if realized, ok = narrowOf(p.Realized); !ok {
+				if realized, ok = m.realizedOf(p); !ok {
 					return false
 				}
 			}
-			if realized, ok = sumNarrow(realized, fee, true); !ok {
+			if fee.Coef == math.MinInt64 {
+				return false
+			}
+			if realized, ok = sumWide(realized, wideDecOf(narrow{Coef: -fee.Coef, Exp: fee.Exp})); !ok {
 				return false
 			}
 			realizedSet = true
@@ -351,7 +391,7 @@ func (p *Position) applyNarrow(f Fill, base, quote string) bool {
 		p.AvgPrice = decimal.Zero
 	}
 	if realizedSet {
-		p.Realized = realized.Decimal()
+		m.setRealized(p, realized)
 	}
 	if feesField != nil {
 		*feesField = fees.Decimal()
