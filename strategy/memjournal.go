@@ -3,6 +3,7 @@ package strategy
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,10 +18,13 @@ import (
 // whether each was acknowledged, so that an outcome contradicting that is
 // an error, as in the store. It is safe for concurrent use.
 type MemoryJournal struct {
-	mu      sync.Mutex
-	intents map[string]bool   // client order id → acknowledged
-	refused map[string]string // client order id → cause
-	seen    map[fillKey]struct{}
+	mu sync.Mutex
+	// intents index intentRecs by client order id: acknowledging an
+	// order is then one look-up in a map of every order of the run.
+	intents    map[string]int32
+	intentRecs []intentRec
+	refused    map[string]string // client order id → cause
+	seen       map[fillKey]struct{}
 	// fills are kept in blocks of fillBlock, so recording a fill never
 	// copies the ones before it; done holds the full blocks, joined into
 	// one when Fills is asked for a range spanning blocks.
@@ -46,6 +50,12 @@ const (
 
 type fillKey struct{ symbol, id string }
 
+// intentRec is a recorded intent.
+type intentRec struct {
+	id    string
+	acked bool
+}
+
 // JournalFill is a recorded fill with the strategy instance and the client
 // order id it belongs to.
 type JournalFill struct {
@@ -56,27 +66,50 @@ type JournalFill struct {
 
 // NewMemoryJournal returns an empty journal.
 func NewMemoryJournal() *MemoryJournal {
-	return &MemoryJournal{intents: map[string]bool{}, refused: map[string]string{}, seen: map[fillKey]struct{}{},
+	return &MemoryJournal{intents: map[string]int32{}, refused: map[string]string{}, seen: map[fillKey]struct{}{},
 		state: map[string][]byte{}}
 }
 
 var _ Journal = (*MemoryJournal)(nil)
 
-// RecordIntent implements Journal.
+// RecordIntent implements Journal. The intent is entered in one map
+// operation, which on a repeated id (an error) replaces the first one's
+// index: that is found again in the records and put back.
 func (j *MemoryJournal) RecordIntent(_ context.Context, in Intent) (bool, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if _, ok := j.intents[in.ClientOrderID]; ok {
+	id := in.ClientOrderID
+	if len(j.intentRecs) >= math.MaxInt32 {
+		return false, fmt.Errorf("strategy: recording intent %s: the journal holds %d intents, its most", id, len(j.intentRecs))
+	}
+	n := len(j.intents)
+	j.intents[id] = int32(len(j.intentRecs))
+	if len(j.intents) == n {
+		for i := range j.intentRecs {
+			if j.intentRecs[i].id == id {
+				j.intents[id] = int32(i)
+				break
+			}
+		}
 		return false, nil
 	}
-	j.intents[in.ClientOrderID] = false
+	j.intentRecs = append(j.intentRecs, intentRec{id: id})
 	if in.Reason != "" {
 		if j.reasons == nil {
 			j.reasons = map[string]string{}
 		}
-		j.reasons[in.ClientOrderID] = in.Reason
+		j.reasons[id] = in.Reason
 	}
 	return true, nil
+}
+
+// intent returns the record of an intent, or nil.
+func (j *MemoryJournal) intent(id string) *intentRec {
+	i, ok := j.intents[id]
+	if !ok {
+		return nil
+	}
+	return &j.intentRecs[i]
 }
 
 // RecordAck implements Journal. The exchange is the authority on whether
@@ -84,11 +117,14 @@ func (j *MemoryJournal) RecordIntent(_ context.Context, in Intent) (bool, error)
 func (j *MemoryJournal) RecordAck(_ context.Context, id, _ string, _ time.Time) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if _, ok := j.intents[id]; !ok {
+	rec := j.intent(id)
+	if rec == nil {
 		return errNoIntent("acknowledgement", id)
 	}
-	j.intents[id] = true
-	delete(j.refused, id)
+	rec.acked = true
+	if len(j.refused) > 0 {
+		delete(j.refused, id)
+	}
 	return nil
 }
 
@@ -97,7 +133,7 @@ func (j *MemoryJournal) RecordAck(_ context.Context, id, _ string, _ time.Time) 
 func (j *MemoryJournal) RecordUnknown(_ context.Context, id string, _ error) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if _, ok := j.intents[id]; !ok {
+	if j.intent(id) == nil {
 		return errNoIntent("unknown outcome", id)
 	}
 	return nil
@@ -108,11 +144,11 @@ func (j *MemoryJournal) RecordUnknown(_ context.Context, id string, _ error) err
 func (j *MemoryJournal) RecordRefused(_ context.Context, id string, cause error) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	acked, ok := j.intents[id]
+	rec := j.intent(id)
 	switch {
-	case !ok:
+	case rec == nil:
 		return errNoIntent("refusal", id)
-	case acked:
+	case rec.acked:
 		return fmt.Errorf("strategy: refusal of %s: the exchange acknowledged this order", id)
 	}
 	if _, done := j.refused[id]; !done {

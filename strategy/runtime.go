@@ -114,12 +114,12 @@ type Runtime struct {
 	valued   []valuedAsset
 	valuedOK bool
 	terms    []equityTerm
-	orders   map[string]*tracked
+	orders   map[string]*tracked // the open orders by client order id (find reaches the finished too)
 	// trackedBlock is where new tracked orders are allocated from.
 	trackedBlock []tracked
 	posMath      posMath              // reused by every fill's position update
 	open         []*tracked           // not final, in placement order
-	finished     []string             // client ids of final orders, oldest first (see keptFinished)
+	finished     []*tracked           // final orders, oldest first (see keptFinished)
 	es           exchange.EventSource // Options.Events
 	hint         eventHint            // the EventSource's, when it has one
 	events       []exchange.OrderEvent

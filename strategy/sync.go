@@ -39,8 +39,8 @@ func (r *Runtime) drain() {
 	r.events = r.es.DrainEvents(r.events[:0])
 	for i := range r.events {
 		ev := &r.events[i]
-		t, ok := r.orders[ev.Order.ClientOrderID]
-		if !ok {
+		t := r.find(ev.Order.ClientOrderID)
+		if t == nil {
 			continue // not ours (another client of the account)
 		}
 		t.unknown = false
