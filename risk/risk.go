@@ -112,6 +112,16 @@ type View interface {
 	HasSTPGroup() bool
 }
 
+// FixedLastPricer is an optional capability of a View that holds a
+// symbol's last price as an exchange.Fixed (a backtest's runtime keeps a
+// bar's close so): LastPriceFixed returns it, and false when the view has
+// it only as a decimal or not at all (the gate then asks LastPrice). The
+// rules are applied with it (exchange.SymbolInfo.CheckRulesFixed), with
+// the same answers, without building its decimal.
+type FixedLastPricer interface {
+	LastPriceFixed(symbol string) (exchange.Fixed, bool)
+}
+
 // BudgetMode says what the gate does when the order pool's budget is spent.
 type BudgetMode uint8
 
@@ -191,14 +201,27 @@ func (g *Gate) Check(ctx context.Context, o exchange.NewOrder, v View) error {
 	if !ok {
 		return reject(RuleUnknownSymbol, exchange.CodeBadSymbol, "unknown symbol %q", o.Symbol)
 	}
-	// The last price is read only where a rule needs it: a view may
-	// build its decimal on demand (a backtest's runtime keeps a bar's
-	// close compact), and a quote-sized market buy needs none.
+	// The last price is read only where a rule needs it, and as a Fixed
+	// when the view holds it so: a backtest's runtime keeps a bar's close
+	// compact, and a quote-sized market buy needs none.
 	var last decimal.Decimal
+	var lastFix exchange.Fixed
+	fixed := false
 	if exchange.RulesReadLast(o) {
-		last = v.LastPrice(o.Symbol)
+		if fv, ok := v.(FixedLastPricer); ok {
+			lastFix, fixed = fv.LastPriceFixed(o.Symbol)
+		}
+		if !fixed {
+			last = v.LastPrice(o.Symbol)
+		}
 	}
-	if err := info.CheckRules(o, last); err != nil {
+	var err error
+	if fixed {
+		err = info.CheckRulesFixed(o, lastFix)
+	} else {
+		err = info.CheckRules(o, last)
+	}
+	if err != nil {
 		return exchangeRejection(err)
 	}
 	if o.STPMode != exchange.STPNone && !v.HasSTPGroup() {
@@ -207,6 +230,9 @@ func (g *Gate) Check(ctx context.Context, o exchange.NewOrder, v View) error {
 	// A sell's value is read only by the order-value limit.
 	var notional decimal.Decimal
 	if o.Side == exchange.SideBuy || g.limits.MaxOrderValue.IsPositive() {
+		if fixed && o.Type == exchange.TypeMarket {
+			last = lastFix.Decimal() // quantity × last
+		}
 		notional = orderValue(o, last)
 	}
 	if err := g.checkBalance(o, info, v, notional); err != nil {

@@ -330,3 +330,54 @@ func TestCheckReadsLastOnlyWhenNeeded(t *testing.T) {
 		}
 	}
 }
+
+// fixedView holds the last price as an exchange.Fixed, as a backtest's
+// runtime holds a bar's close, and refuses to be asked for its decimal.
+type fixedView struct {
+	*view
+	fix exchange.Fixed
+}
+
+func (f *fixedView) LastPriceFixed(string) (exchange.Fixed, bool) { return f.fix, true }
+func (f *fixedView) LastPrice(string) decimal.Decimal {
+	panic("LastPrice asked of a view that holds the last price as a Fixed")
+}
+
+// TestCheckWithFixedLastPrice: a view with the last price as a Fixed gets
+// the very answers (rule, code and message) a view with its decimal gets,
+// for passing and refused market and limit orders, with an order-value
+// limit that values a market order at the last price.
+func TestCheckWithFixedLastPrice(t *testing.T) {
+	t.Parallel()
+	g, err := New(Limits{MaxOrderValue: d("300")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	market := func(side exchange.Side, qty string) exchange.NewOrder {
+		return exchange.NewOrder{Symbol: "BTCUSDT", Side: side, Type: exchange.TypeMarket, Quantity: d(qty)}
+	}
+	var refusals int
+	for _, o := range []exchange.NewOrder{
+		market(exchange.SideSell, "0.01"),    // passes: 200 USDT
+		market(exchange.SideSell, "0.02"),    // 400 USDT: above the order-value limit
+		market(exchange.SideBuy, "0.0002"),   // 4 USDT: below the minimum amount
+		market(exchange.SideBuy, "0.01"),     // passes
+		market(exchange.SideSell, "0.00001"), // precision
+		buy("0.01", "20000"),
+		buy("0.02", "20000"),
+	} {
+		v := newView()
+		v.last = d("20000.00")
+		want := g.Check(context.Background(), o, v)
+		got := g.Check(context.Background(), o, &fixedView{view: newView(), fix: exchange.NewFixed(2000000, -2)})
+		if (got == nil) != (want == nil) || got != nil && got.Error() != want.Error() {
+			t.Errorf("%s %s %s: fixed %v, decimal %v", o.Side, o.Type, o.Quantity, got, want)
+		}
+		if want != nil {
+			refusals++
+		}
+	}
+	if refusals != 4 {
+		t.Errorf("%d refusals, want 4: the orders do not exercise the rules", refusals)
+	}
+}

@@ -63,6 +63,15 @@ func (v *gateView) LastPrice(s string) decimal.Decimal {
 	p, _ := (*Runtime)(v).lastPrice(s)
 	return p
 }
+
+// LastPriceFixed implements risk.FixedLastPricer: a bar's close whose
+// decimal nobody has asked for is compared as it is.
+func (v *gateView) LastPriceFixed(s string) (exchange.Fixed, bool) {
+	if lp := v.last[s]; lp != nil && lp.fixed && !lp.hasDec {
+		return lp.fix, true
+	}
+	return exchange.Fixed{}, false
+}
 func (v *gateView) Free(asset string) decimal.Decimal { return (*Runtime)(v).balance(asset).Free }
 func (v *gateView) OpenOrders() int                   { return len(v.open) }
 func (v *gateView) HasSTPGroup() bool                 { return v.opts.STPGroup }
