@@ -69,7 +69,9 @@ type Options struct {
 	Events exchange.EventSource
 	// Balances, when set, is the cheap read of the account's balances the
 	// runtime refreshes after fills (the simulator's AppendBalances)
-	// instead of Trader.Account; passed explicitly as Events is.
+	// instead of Trader.Account; passed explicitly as Events is. When it
+	// is also a CompactBalanceReader (the simulator's Port), the runtime
+	// reads the balances compact and builds the decimals of those read.
 	Balances BalanceReader
 	// Locks, when set, records the protections' locks (the store).
 	Locks LockRecorder

@@ -41,7 +41,7 @@ func (r *Runtime) drain() {
 		ev := &r.events[i]
 		t := r.find(ev.Order.ClientOrderID)
 		if t == nil {
-			continue // not ours (another client of the account)
+			continue // not ours (another client of the account; find has scanned the finished list for it)
 		}
 		t.unknown = false
 		for _, tr := range ev.Trades {
