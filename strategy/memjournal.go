@@ -3,6 +3,7 @@ package strategy
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -19,12 +20,14 @@ import (
 // an error, as in the store. It is safe for concurrent use.
 type MemoryJournal struct {
 	mu sync.Mutex
-	// intents index intentRecs by client order id: acknowledging an
-	// order is then one look-up in a map of every order of the run.
-	intents    map[string]int32
+	// intents index intentRecs by client order id, seen the fills'
+	// keys (fillKeys, in the order recorded) by symbol and trade id.
+	seed       maphash.Seed
+	intents    hashIndex
 	intentRecs []intentRec
 	refused    map[string]string // client order id → cause
-	seen       map[fillKey]struct{}
+	seen       hashIndex
+	fillKeys   []fillKey
 	// fills are kept in blocks of fillBlock, so recording a fill never
 	// copies the ones before it; done holds the full blocks, joined into
 	// one when Fills is asked for a range spanning blocks.
@@ -66,33 +69,33 @@ type JournalFill struct {
 
 // NewMemoryJournal returns an empty journal.
 func NewMemoryJournal() *MemoryJournal {
-	return &MemoryJournal{intents: map[string]int32{}, refused: map[string]string{}, seen: map[fillKey]struct{}{},
+	return &MemoryJournal{seed: maphash.MakeSeed(), refused: map[string]string{},
 		state: map[string][]byte{}}
 }
 
 var _ Journal = (*MemoryJournal)(nil)
 
-// RecordIntent implements Journal. The intent is entered in one map
-// operation, which on a repeated id (an error) replaces the first one's
-// index: that is found again in the records and put back.
+// RecordIntent implements Journal.
 func (j *MemoryJournal) RecordIntent(_ context.Context, in Intent) (bool, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	id := in.ClientOrderID
-	if len(j.intentRecs) >= math.MaxInt32 {
+	if len(j.intentRecs) >= math.MaxInt32-1 {
 		return false, fmt.Errorf("strategy: recording intent %s: the journal holds %d intents, its most", id, len(j.intentRecs))
 	}
-	n := len(j.intents)
-	j.intents[id] = int32(len(j.intentRecs))
-	if len(j.intents) == n {
-		for i := range j.intentRecs {
-			if j.intentRecs[i].id == id {
-				j.intents[id] = int32(i)
-				break
-			}
+	h := uint32(maphash.String(j.seed, id))
+	j.intents.reserve()
+	i := j.intents.start(h)
+	for ; ; i = j.intents.next(i) {
+		sh, pos, used := j.intents.at(i)
+		if !used {
+			break
 		}
-		return false, nil
+		if sh == h && j.intentRecs[pos].id == id {
+			return false, nil
+		}
 	}
+	j.intents.put(i, h, int32(len(j.intentRecs)))
 	j.intentRecs = append(j.intentRecs, intentRec{id: id})
 	if in.Reason != "" {
 		if j.reasons == nil {
@@ -105,11 +108,19 @@ func (j *MemoryJournal) RecordIntent(_ context.Context, in Intent) (bool, error)
 
 // intent returns the record of an intent, or nil.
 func (j *MemoryJournal) intent(id string) *intentRec {
-	i, ok := j.intents[id]
-	if !ok {
+	if len(j.intentRecs) == 0 {
 		return nil
 	}
-	return &j.intentRecs[i]
+	h := uint32(maphash.String(j.seed, id))
+	for i := j.intents.start(h); ; i = j.intents.next(i) {
+		sh, pos, used := j.intents.at(i)
+		if !used {
+			return nil
+		}
+		if sh == h && j.intentRecs[pos].id == id {
+			return &j.intentRecs[pos]
+		}
+	}
 }
 
 // RecordAck implements Journal. The exchange is the authority on whether
@@ -168,11 +179,24 @@ func (j *MemoryJournal) RecordOrder(context.Context, string, exchange.Order) err
 func (j *MemoryJournal) RecordFill(_ context.Context, instance, clientOrderID string, t exchange.OwnTrade) (bool, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	n := len(j.seen)
-	j.seen[fillKey{t.Symbol, t.ID}] = struct{}{} // one hash: the set grows only for a new fill
-	if len(j.seen) == n {
-		return false, nil
+	key := fillKey{t.Symbol, t.ID}
+	h := uint32(maphash.Comparable(j.seed, key))
+	j.seen.reserve()
+	i := j.seen.start(h)
+	for ; ; i = j.seen.next(i) {
+		sh, pos, used := j.seen.at(i)
+		if !used {
+			break
+		}
+		if sh == h && j.fillKeys[pos] == key {
+			return false, nil
+		}
 	}
+	if len(j.fillKeys) >= math.MaxInt32-1 {
+		return false, fmt.Errorf("strategy: recording fill %s %s: the journal holds %d fills, its most", t.Symbol, t.ID, len(j.fillKeys))
+	}
+	j.seen.put(i, h, int32(len(j.fillKeys)))
+	j.fillKeys = append(j.fillKeys, key)
 	if len(j.fills) == cap(j.fills) {
 		size := min(fillBlock, max(firstFillBlock, 2*len(j.fills)))
 		if len(j.fills) > 0 {
