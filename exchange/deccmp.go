@@ -107,11 +107,15 @@ func cmpDec(a, b decimal.Decimal) int {
 }
 
 // split is a decimal with its small form, when it has one: a value the
-// rule check compares several times is split once.
+// rule check compares several times is split once. A split of a Fixed
+// (fixed set) has no decimal until dec builds it: where the small forms
+// cannot decide, or a refusal quotes the value.
 type split struct {
-	d  decimal.Decimal
-	s  small
-	ok bool
+	d     decimal.Decimal
+	s     small
+	ok    bool
+	fixed bool
+	f     Fixed
 }
 
 func splitOf(d decimal.Decimal) split {
@@ -119,12 +123,30 @@ func splitOf(d decimal.Decimal) split {
 	return split{d: d, s: s, ok: ok}
 }
 
-// cmpSplit is a.d.Cmp(b.d).
+func splitFixed(f Fixed) split { return split{s: f.small(), ok: true, fixed: true, f: f} }
+
+// positive reports whether the value is above zero.
+func (a split) positive() bool {
+	if a.ok {
+		return a.s.sign > 0
+	}
+	return a.d.IsPositive()
+}
+
+// dec is the split's decimal.
+func (a split) dec() decimal.Decimal {
+	if a.fixed {
+		return a.f.Decimal()
+	}
+	return a.d
+}
+
+// cmpSplit is a.dec().Cmp(b.dec()).
 func cmpSplit(a, b split) int {
 	if a.ok && b.ok {
 		return cmpSmall(a.s, b.s)
 	}
-	return a.d.Cmp(b.d)
+	return a.dec().Cmp(b.dec())
 }
 
 // product is b × c as a small, when both have one and the product fits.
@@ -139,12 +161,13 @@ func product(b, c split) (small, bool) {
 	return small{sign: b.s.sign * c.s.sign, mag: lo, exp: b.s.exp + c.s.exp}, true
 }
 
-// cmpToProduct is a.d.Cmp(b.d × c.d) given p, ok := product(b, c).
+// cmpToProduct is a.dec().Cmp(b.dec() × c.dec()) given p, ok :=
+// product(b, c).
 func cmpToProduct(a split, p small, ok bool, b, c split) int {
 	if ok && a.ok {
 		return cmpSmall(a.s, p)
 	}
-	return a.d.Cmp(b.d.Mul(c.d))
+	return a.dec().Cmp(b.dec().Mul(c.dec()))
 }
 
 // CmpMul compares a with b × c like a.Cmp(b.Mul(c)), without allocating
@@ -161,12 +184,7 @@ func CmpMul(a, b, c decimal.Decimal) int {
 // bar's close against a minimum, say, at every bar of a strategy's fast
 // path).
 func CmpMulFixed(a, b decimal.Decimal, c Fixed) int {
-	sb, sc := splitOf(b), split{s: c.small(), ok: true}
+	sb, sc := splitOf(b), splitFixed(c)
 	p, ok := product(sb, sc)
-	if ok {
-		if sa := splitOf(a); sa.ok {
-			return cmpSmall(sa.s, p)
-		}
-	}
-	return a.Cmp(b.Mul(c.Decimal()))
+	return cmpToProduct(splitOf(a), p, ok, sb, sc)
 }

@@ -129,7 +129,7 @@ var splitOne = splitOf(decOne)
 // facts file notes published samples with multipliers that would refuse
 // every order, which are to be ignored.
 func bidUsable(up split) bool   { return cmpSplit(up, splitOne) >= 0 }
-func askUsable(down split) bool { return down.d.IsPositive() && cmpSplit(down, splitOne) <= 0 }
+func askUsable(down split) bool { return down.dec().IsPositive() && cmpSplit(down, splitOne) <= 0 }
 
 // CheckOrder applies the request-shape rules (NewOrder.Validate) and then
 // the symbol's rules to o. last is the latest trade price, used for
@@ -142,10 +142,31 @@ func (s *SymbolInfo) CheckOrder(o NewOrder, last decimal.Decimal) error {
 	return s.CheckRules(o, last)
 }
 
+// RulesReadLast reports whether CheckRules reads its last price for o, an
+// order that passed NewOrder.Validate: every order but a quote-sized
+// MARKET buy, whose amount is its quoteOrderQty. A caller holding the last
+// price in another form (a bar's close) builds its decimal only then.
+func RulesReadLast(o NewOrder) bool {
+	return o.Type != TypeMarket || !o.QuoteOrderQty.IsPositive()
+}
+
 // CheckRules applies the symbol's rules alone to an order that passed
 // NewOrder.Validate: a caller that validated before looking the symbol up
 // (the simulator, the risk gate) does not validate every order twice.
 func (s *SymbolInfo) CheckRules(o NewOrder, last decimal.Decimal) error {
+	return s.checkRules(o, splitOf(last))
+}
+
+// CheckRulesFixed is CheckRules with the last price as a Fixed (a bar's
+// close): the same answer and message, and the price's decimal is built
+// only where the int64 comparisons cannot decide, for a priced order's
+// PERCENT_PRICE_BY_SIDE check, or for a refusal's message. Zero means
+// unknown.
+func (s *SymbolInfo) CheckRulesFixed(o NewOrder, last Fixed) error {
+	return s.checkRules(o, splitFixed(last))
+}
+
+func (s *SymbolInfo) checkRules(o NewOrder, last split) error {
 	if o.Symbol != s.Symbol {
 		return ruleErr(RuleSymbolNotFound, CodeBadSymbol, "order for %s checked against %s", o.Symbol, s.Symbol)
 	}
@@ -170,7 +191,7 @@ func (s *SymbolInfo) CheckRules(o NewOrder, last decimal.Decimal) error {
 	if o.Type == TypeMarket {
 		return s.checkMarket(o, last)
 	}
-	return s.checkLimit(o, last)
+	return s.checkLimit(o, last.dec())
 }
 
 // checkLimit applies the symbol's rules to a valid priced order.
@@ -207,17 +228,17 @@ func (s *SymbolInfo) checkLimit(o NewOrder, last decimal.Decimal) error {
 
 // checkMarket applies the symbol's rules to a valid MARKET order: sized by
 // quantity or, for a BUY, by quoteOrderQty.
-func (s *SymbolInfo) checkMarket(o NewOrder, last decimal.Decimal) error {
+func (s *SymbolInfo) checkMarket(o NewOrder, last split) error {
 	if o.Quantity.IsPositive() {
 		if tooPrecise(o.Quantity, s.QtyScale()) {
 			return ruleErr(RulePrecision, CodeParameterError, "quantity %s has more than %d decimals", o.Quantity, s.QtyScale())
 		}
-		if !last.IsPositive() {
+		if !last.positive() {
 			return ruleErr(RuleNoMarketPrice, CodeNoValidTradePrice, "no trade price for %s yet", s.Symbol)
 		}
 		// The amount (quantity × last price) compared without building it,
 		// as a priced order's is.
-		return s.checkPricedAmount(o.Type, splitOf(last), splitOf(o.Quantity))
+		return s.checkPricedAmount(o.Type, last, splitOf(o.Quantity))
 	}
 	if tooPrecise(o.QuoteOrderQty, s.QuoteScale()) {
 		return ruleErr(RulePrecision, CodeParameterError, "quoteOrderQty %s has more than %d decimals", o.QuoteOrderQty, s.QuoteScale())
@@ -252,15 +273,15 @@ func (s *SymbolInfo) checkMinQty(qty decimal.Decimal) error {
 // only for a refusal's message (placing an order is the simulator's hot
 // path).
 func (s *SymbolInfo) checkPricedAmount(t OrderType, price, qty split) error {
-	if qty.d.IsPositive() && s.BaseSizePrecision.IsPositive() && cmpSplit(qty, splitOf(s.BaseSizePrecision)) < 0 {
-		return ruleErr(RuleMinAmount, CodeBelowMinVolume, "quantity %s below the minimum %s", qty.d, s.BaseSizePrecision)
+	if qty.dec().IsPositive() && s.BaseSizePrecision.IsPositive() && cmpSplit(qty, splitOf(s.BaseSizePrecision)) < 0 {
+		return ruleErr(RuleMinAmount, CodeBelowMinVolume, "quantity %s below the minimum %s", qty.dec(), s.BaseSizePrecision)
 	}
 	n, ok := product(price, qty)
 	if min := s.MinNotional(t); min.IsPositive() && cmpToProduct(splitOf(min), n, ok, price, qty) > 0 {
-		return ruleErr(RuleMinAmount, CodeBelowMinVolume, "amount %s below the minimum %s", price.d.Mul(qty.d), min)
+		return ruleErr(RuleMinAmount, CodeBelowMinVolume, "amount %s below the minimum %s", price.dec().Mul(qty.dec()), min)
 	}
 	if max := s.MaxNotional(t); max.IsPositive() && cmpToProduct(splitOf(max), n, ok, price, qty) < 0 {
-		return ruleErr(RuleMaxAmount, CodeAboveMaxVolume, "amount %s above the maximum %s", price.d.Mul(qty.d), max)
+		return ruleErr(RuleMaxAmount, CodeAboveMaxVolume, "amount %s above the maximum %s", price.dec().Mul(qty.dec()), max)
 	}
 	return nil
 }

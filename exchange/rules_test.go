@@ -110,3 +110,60 @@ func TestRounding(t *testing.T) {
 		t.Errorf("MinNotional(LIMIT) = %s", got)
 	}
 }
+
+func TestRulesReadLast(t *testing.T) {
+	t.Parallel()
+	q := decimal.RequireFromString("1")
+	for _, c := range []struct {
+		o    NewOrder
+		want bool
+	}{
+		{NewOrder{Type: TypeMarket, Side: SideBuy, QuoteOrderQty: q}, false},
+		{NewOrder{Type: TypeMarket, Side: SideBuy, Quantity: q}, true},
+		{NewOrder{Type: TypeMarket, Side: SideSell, Quantity: q}, true},
+		{NewOrder{Type: TypeLimit, Side: SideBuy, Quantity: q, Price: q}, true},
+		{NewOrder{Type: TypeLimitMaker, Side: SideSell, Quantity: q, Price: q}, true},
+	} {
+		if got := RulesReadLast(c.o); got != c.want {
+			t.Errorf("%s %s: %v, want %v", c.o.Type, c.o.Side, got, c.want)
+		}
+	}
+}
+
+// FuzzCheckRulesFixed checks that CheckRulesFixed gives CheckRules' answer
+// and message with the last price's decimal, for market orders by quantity
+// and by quote amount and for limit orders (with PERCENT_PRICE_BY_SIDE),
+// on prices and quantities whose products fit 64 bits or do not (the
+// decimal fallback), and a zero last price (unknown).
+func FuzzCheckRulesFixed(f *testing.F) {
+	f.Add(int64(2995012), int8(-2), int64(1234), int8(-4), uint8(0))
+	f.Add(int64(1), int8(-8), int64(1), int8(-8), uint8(1))
+	f.Add(int64(999999999999999999), int8(0), int64(999999999999999999), int8(0), uint8(2))
+	f.Add(int64(0), int8(0), int64(5), int8(-1), uint8(3))
+	f.Fuzz(func(t *testing.T, lc int64, le int8, qc int64, qe int8, kind uint8) {
+		s := testSymbol()
+		s.Filters = []Filter{{FilterType: FilterPercentPriceBySide, BidMultiplierUp: d("1.1"), AskMultiplierDown: d("0.9")}}
+		last := NewFixed(lc, int32(le%20))
+		q := decimal.New(qc, int32(qe%20))
+		var o NewOrder
+		switch kind % 4 {
+		case 0:
+			o = NewOrder{Symbol: s.Symbol, Side: SideSell, Type: TypeMarket, Quantity: q}
+		case 1:
+			o = NewOrder{Symbol: s.Symbol, Side: SideBuy, Type: TypeMarket, QuoteOrderQty: q}
+		case 2:
+			o = NewOrder{Symbol: s.Symbol, Side: SideBuy, Type: TypeLimit, Quantity: q, Price: d("29950.12")}
+		default:
+			o = NewOrder{Symbol: s.Symbol, Side: SideSell, Type: TypeMarket, Quantity: q}
+			last = Fixed{}
+		}
+		want := s.CheckOrder(o, last.Decimal())
+		got := o.Validate()
+		if got == nil {
+			got = s.CheckRulesFixed(o, last)
+		}
+		if (got == nil) != (want == nil) || got != nil && got.Error() != want.Error() {
+			t.Fatalf("%+v at last %s: CheckRulesFixed %v, CheckRules %v", o, last, got, want)
+		}
+	})
+}

@@ -112,6 +112,16 @@ type View interface {
 	HasSTPGroup() bool
 }
 
+// FixedLastPricer is an optional capability of a View that holds a
+// symbol's last price as an exchange.Fixed (a backtest's runtime keeps a
+// bar's close so): LastPriceFixed returns it, and false when the view has
+// it only as a decimal or not at all (the gate then asks LastPrice). The
+// rules are applied with it (exchange.SymbolInfo.CheckRulesFixed), with
+// the same answers, without building its decimal.
+type FixedLastPricer interface {
+	LastPriceFixed(symbol string) (exchange.Fixed, bool)
+}
+
 // BudgetMode says what the gate does when the order pool's budget is spent.
 type BudgetMode uint8
 
@@ -191,14 +201,40 @@ func (g *Gate) Check(ctx context.Context, o exchange.NewOrder, v View) error {
 	if !ok {
 		return reject(RuleUnknownSymbol, exchange.CodeBadSymbol, "unknown symbol %q", o.Symbol)
 	}
-	last := v.LastPrice(o.Symbol)
-	if err := info.CheckRules(o, last); err != nil {
+	// The last price is read only where a rule needs it, and as a Fixed
+	// when the view holds it so: a backtest's runtime keeps a bar's close
+	// compact, and a quote-sized market buy needs none.
+	var last decimal.Decimal
+	var lastFix exchange.Fixed
+	fixed := false
+	if exchange.RulesReadLast(o) {
+		if fv, ok := v.(FixedLastPricer); ok {
+			lastFix, fixed = fv.LastPriceFixed(o.Symbol)
+		}
+		if !fixed {
+			last = v.LastPrice(o.Symbol)
+		}
+	}
+	var err error
+	if fixed {
+		err = info.CheckRulesFixed(o, lastFix)
+	} else {
+		err = info.CheckRules(o, last)
+	}
+	if err != nil {
 		return exchangeRejection(err)
 	}
 	if o.STPMode != exchange.STPNone && !v.HasSTPGroup() {
 		return reject(RuleSTPGroup, 0, "stpMode %s set but the account has no STP group, so it would have no effect", o.STPMode)
 	}
-	notional := orderValue(o, last)
+	// A sell's value is read only by the order-value limit.
+	var notional decimal.Decimal
+	if o.Side == exchange.SideBuy || g.limits.MaxOrderValue.IsPositive() {
+		if fixed && o.Type == exchange.TypeMarket {
+			last = lastFix.Decimal() // quantity × last
+		}
+		notional = orderValue(o, last)
+	}
 	if err := g.checkBalance(o, info, v, notional); err != nil {
 		return err
 	}
@@ -220,7 +256,8 @@ func exchangeRejection(err error) *Rejection {
 }
 
 // orderValue is the quote value of o: price × quantity for priced orders,
-// quoteOrderQty or quantity × last for market orders.
+// quoteOrderQty or quantity × last for market orders (last is read only
+// for a quantity-sized one, which RulesReadLast covers).
 func orderValue(o exchange.NewOrder, last decimal.Decimal) decimal.Decimal {
 	switch {
 	case o.Type != exchange.TypeMarket:
@@ -231,9 +268,11 @@ func orderValue(o exchange.NewOrder, last decimal.Decimal) decimal.Decimal {
 	return o.Quantity.Mul(last)
 }
 
+// checkBalance reads notional for a buy only. Its comparisons are
+// exchange.CmpDecimal's, which build no rescaled copy.
 func (g *Gate) checkBalance(o exchange.NewOrder, info *exchange.SymbolInfo, v View, notional decimal.Decimal) error {
 	if o.Side == exchange.SideSell {
-		if free := v.Free(info.BaseAsset); o.Quantity.GreaterThan(free) {
+		if free := v.Free(info.BaseAsset); exchange.CmpDecimal(o.Quantity, free) > 0 {
 			return reject(RuleBalance, exchange.CodeInsufficientPosition, "sell %s %s but only %s free", o.Quantity, info.BaseAsset, free)
 		}
 		return nil
@@ -241,24 +280,25 @@ func (g *Gate) checkBalance(o exchange.NewOrder, info *exchange.SymbolInfo, v Vi
 	free := v.Free(info.QuoteAsset)
 	if g.quoteFees && !(o.Type == exchange.TypeMarket && o.QuoteOrderQty.IsPositive()) {
 		fee := info.MaxQuoteFee(notional)
-		if notional.Add(fee).GreaterThan(free) {
+		if exchange.CmpDecimal(notional.Add(fee), free) > 0 {
 			return reject(RuleBalance, exchange.CodeInsufficientPosition, "buy for %s %s and up to %s %s in fees but only %s free",
 				notional, info.QuoteAsset, fee, info.QuoteAsset, free)
 		}
 		return nil
 	}
-	if notional.GreaterThan(free) {
+	if exchange.CmpDecimal(notional, free) > 0 {
 		return reject(RuleBalance, exchange.CodeInsufficientPosition, "buy for %s %s but only %s free", notional, info.QuoteAsset, free)
 	}
 	return nil
 }
 
+// checkPortfolio reads notional for a buy, or with an order-value limit.
 func (g *Gate) checkPortfolio(o exchange.NewOrder, v View, notional decimal.Decimal) error {
 	l := g.limits
 	if l.MaxOpenOrders > 0 && o.Type != exchange.TypeMarket && v.OpenOrders() >= l.MaxOpenOrders {
 		return reject(RuleMaxOpenOrders, 0, "%d open orders, the limit is %d", v.OpenOrders(), l.MaxOpenOrders)
 	}
-	if l.MaxOrderValue.IsPositive() && notional.GreaterThan(l.MaxOrderValue) {
+	if l.MaxOrderValue.IsPositive() && exchange.CmpDecimal(notional, l.MaxOrderValue) > 0 {
 		return reject(RuleMaxOrderValue, 0, "order value %s above the limit %s", notional, l.MaxOrderValue)
 	}
 	if l.MaxPositionValue.IsPositive() && o.Side == exchange.SideBuy {

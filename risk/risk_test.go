@@ -290,3 +290,94 @@ func TestGateRefusesMalformedOrdersAsTheExchange(t *testing.T) {
 		t.Fatalf("only %d single-order refusals", n)
 	}
 }
+
+// lastCounter is a view that counts its last-price reads.
+type lastCounter struct {
+	*view
+	reads int
+}
+
+func (c *lastCounter) LastPrice(s string) decimal.Decimal {
+	c.reads++
+	return c.view.LastPrice(s)
+}
+
+// TestCheckReadsLastOnlyWhenNeeded: a quote-sized market buy is checked
+// without the last price (a backtest's runtime builds its decimal on
+// demand); a quantity-sized market sell reads it once, for its amount.
+func TestCheckReadsLastOnlyWhenNeeded(t *testing.T) {
+	t.Parallel()
+	g, err := New(Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := newView()
+	v.free["BTC"] = d("1")
+	for _, c := range []struct {
+		o     exchange.NewOrder
+		reads int
+	}{
+		{exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeMarket, QuoteOrderQty: d("100")}, 0},
+		{exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideSell, Type: exchange.TypeMarket, Quantity: d("0.01")}, 1},
+		{buy("0.01", "20000"), 1},
+	} {
+		lc := &lastCounter{view: v}
+		if err := g.Check(context.Background(), c.o, lc); err != nil {
+			t.Fatalf("%+v: %v", c.o, err)
+		}
+		if lc.reads != c.reads {
+			t.Errorf("%s %s: %d last-price reads, want %d", c.o.Side, c.o.Type, lc.reads, c.reads)
+		}
+	}
+}
+
+// fixedView holds the last price as an exchange.Fixed, as a backtest's
+// runtime holds a bar's close, and refuses to be asked for its decimal.
+type fixedView struct {
+	*view
+	fix exchange.Fixed
+}
+
+func (f *fixedView) LastPriceFixed(string) (exchange.Fixed, bool) { return f.fix, true }
+func (f *fixedView) LastPrice(string) decimal.Decimal {
+	panic("LastPrice asked of a view that holds the last price as a Fixed")
+}
+
+// TestCheckWithFixedLastPrice: a view with the last price as a Fixed gets
+// the very answers (rule, code and message) a view with its decimal gets,
+// for passing and refused market and limit orders, with an order-value
+// limit that values a market order at the last price.
+func TestCheckWithFixedLastPrice(t *testing.T) {
+	t.Parallel()
+	g, err := New(Limits{MaxOrderValue: d("300")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	market := func(side exchange.Side, qty string) exchange.NewOrder {
+		return exchange.NewOrder{Symbol: "BTCUSDT", Side: side, Type: exchange.TypeMarket, Quantity: d(qty)}
+	}
+	var refusals int
+	for _, o := range []exchange.NewOrder{
+		market(exchange.SideSell, "0.01"),    // passes: 200 USDT
+		market(exchange.SideSell, "0.02"),    // 400 USDT: above the order-value limit
+		market(exchange.SideBuy, "0.0002"),   // 4 USDT: below the minimum amount
+		market(exchange.SideBuy, "0.01"),     // passes
+		market(exchange.SideSell, "0.00001"), // precision
+		buy("0.01", "20000"),
+		buy("0.02", "20000"),
+	} {
+		v := newView()
+		v.last = d("20000.00")
+		want := g.Check(context.Background(), o, v)
+		got := g.Check(context.Background(), o, &fixedView{view: newView(), fix: exchange.NewFixed(2000000, -2)})
+		if (got == nil) != (want == nil) || got != nil && got.Error() != want.Error() {
+			t.Errorf("%s %s %s: fixed %v, decimal %v", o.Side, o.Type, o.Quantity, got, want)
+		}
+		if want != nil {
+			refusals++
+		}
+	}
+	if refusals != 4 {
+		t.Errorf("%d refusals, want 4: the orders do not exercise the rules", refusals)
+	}
+}

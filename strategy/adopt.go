@@ -28,7 +28,7 @@ func (r *Runtime) Adopt(instance string, o Order, executed decimal.Decimal, unkn
 	if o.ClientOrderID == "" || o.Symbol == "" {
 		return fmt.Errorf("strategy: adopt: order of %s without a client order id or symbol", instance)
 	}
-	if _, dup := r.orders[o.ClientOrderID]; dup {
+	if r.find(o.ClientOrderID) != nil {
 		return fmt.Errorf("strategy: adopt: order %s is already tracked", o.ClientOrderID)
 	}
 	o.ExecutedQty = executed

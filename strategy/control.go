@@ -75,7 +75,7 @@ func (r *Runtime) CancelOpen(ctx context.Context, instance string) ([]string, er
 	done := make([]string, 0, len(ids))
 	var errs []error
 	for _, id := range ids {
-		t := r.orders[id]
+		t := r.find(id)
 		o, err := r.opts.Trader.CancelOrder(ctx, exchange.CancelOrderRequest{Symbol: t.order.Symbol, OrigClientOrderID: id})
 		switch {
 		case err == nil:

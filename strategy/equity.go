@@ -29,7 +29,7 @@ type equityTerm struct {
 // valueHoldings lists the holdings from the balances as loaded.
 func (r *Runtime) valueHoldings() {
 	r.valued = r.valued[:0]
-	for asset, b := range r.bal {
+	for asset, b := range r.balances() {
 		v := valuedAsset{amt: b.Free.Add(b.Locked)}
 		if asset != r.opts.Valuation {
 			v.symbol = asset + r.opts.Valuation

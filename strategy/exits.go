@@ -138,7 +138,7 @@ func (in *instance) exitFill(f Fill, info *exchange.SymbolInfo) {
 		return
 	}
 	reason := ExitSignal
-	if t := in.rt.orders[f.ClientOrderID]; t != nil && t.order.Reason != "" {
+	if t := in.rt.find(f.ClientOrderID); t != nil && t.order.Reason != "" {
 		reason = t.order.Reason
 	}
 	if x != nil {
@@ -286,7 +286,7 @@ func (in *instance) exitReady(symbol string, p *exitPos) bool {
 	if p.exiting == "" {
 		return true
 	}
-	if t := in.rt.orders[p.exiting]; t != nil && !t.final {
+	if t := in.rt.find(p.exiting); t != nil && !t.final {
 		return false
 	}
 	p.exiting = ""

@@ -29,8 +29,9 @@ func (r *Runtime) OpenOrders() []TrackedOrder {
 
 // Balances returns the account's balances as last loaded, sorted by asset.
 func (r *Runtime) Balances() []exchange.Balance {
-	out := make([]exchange.Balance, 0, len(r.bal))
-	for _, b := range r.bal {
+	bal := r.balances()
+	out := make([]exchange.Balance, 0, len(bal))
+	for _, b := range bal {
 		out = append(out, b)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Asset < out[j].Asset })

@@ -3,6 +3,8 @@ package strategy
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,10 +19,15 @@ import (
 // whether each was acknowledged, so that an outcome contradicting that is
 // an error, as in the store. It is safe for concurrent use.
 type MemoryJournal struct {
-	mu      sync.Mutex
-	intents map[string]bool   // client order id → acknowledged
-	refused map[string]string // client order id → cause
-	seen    map[fillKey]struct{}
+	mu sync.Mutex
+	// intents index intentRecs by client order id, seen the fills'
+	// keys (fillKeys, in the order recorded) by symbol and trade id.
+	seed       maphash.Seed
+	intents    hashIndex
+	intentRecs []intentRec
+	refused    map[string]string // client order id → cause
+	seen       hashIndex
+	fillKeys   []fillKey
 	// fills are kept in blocks of fillBlock, so recording a fill never
 	// copies the ones before it; done holds the full blocks, joined into
 	// one when Fills is asked for a range spanning blocks.
@@ -46,6 +53,12 @@ const (
 
 type fillKey struct{ symbol, id string }
 
+// intentRec is a recorded intent.
+type intentRec struct {
+	id    string
+	acked bool
+}
+
 // JournalFill is a recorded fill with the strategy instance and the client
 // order id it belongs to.
 type JournalFill struct {
@@ -56,7 +69,7 @@ type JournalFill struct {
 
 // NewMemoryJournal returns an empty journal.
 func NewMemoryJournal() *MemoryJournal {
-	return &MemoryJournal{intents: map[string]bool{}, refused: map[string]string{}, seen: map[fillKey]struct{}{},
+	return &MemoryJournal{seed: maphash.MakeSeed(), refused: map[string]string{},
 		state: map[string][]byte{}}
 }
 
@@ -66,17 +79,48 @@ var _ Journal = (*MemoryJournal)(nil)
 func (j *MemoryJournal) RecordIntent(_ context.Context, in Intent) (bool, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if _, ok := j.intents[in.ClientOrderID]; ok {
-		return false, nil
+	id := in.ClientOrderID
+	if len(j.intentRecs) >= math.MaxInt32-1 {
+		return false, fmt.Errorf("strategy: recording intent %s: the journal holds %d intents, its most", id, len(j.intentRecs))
 	}
-	j.intents[in.ClientOrderID] = false
+	h := uint32(maphash.String(j.seed, id))
+	j.intents.reserve()
+	i := j.intents.start(h)
+	for ; ; i = j.intents.next(i) {
+		sh, pos, used := j.intents.at(i)
+		if !used {
+			break
+		}
+		if sh == h && j.intentRecs[pos].id == id {
+			return false, nil
+		}
+	}
+	j.intents.put(i, h, int32(len(j.intentRecs)))
+	j.intentRecs = append(j.intentRecs, intentRec{id: id})
 	if in.Reason != "" {
 		if j.reasons == nil {
 			j.reasons = map[string]string{}
 		}
-		j.reasons[in.ClientOrderID] = in.Reason
+		j.reasons[id] = in.Reason
 	}
 	return true, nil
+}
+
+// intent returns the record of an intent, or nil.
+func (j *MemoryJournal) intent(id string) *intentRec {
+	if len(j.intentRecs) == 0 {
+		return nil
+	}
+	h := uint32(maphash.String(j.seed, id))
+	for i := j.intents.start(h); ; i = j.intents.next(i) {
+		sh, pos, used := j.intents.at(i)
+		if !used {
+			return nil
+		}
+		if sh == h && j.intentRecs[pos].id == id {
+			return &j.intentRecs[pos]
+		}
+	}
 }
 
 // RecordAck implements Journal. The exchange is the authority on whether
@@ -84,11 +128,14 @@ func (j *MemoryJournal) RecordIntent(_ context.Context, in Intent) (bool, error)
 func (j *MemoryJournal) RecordAck(_ context.Context, id, _ string, _ time.Time) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if _, ok := j.intents[id]; !ok {
+	rec := j.intent(id)
+	if rec == nil {
 		return errNoIntent("acknowledgement", id)
 	}
-	j.intents[id] = true
-	delete(j.refused, id)
+	rec.acked = true
+	if len(j.refused) > 0 {
+		delete(j.refused, id)
+	}
 	return nil
 }
 
@@ -97,7 +144,7 @@ func (j *MemoryJournal) RecordAck(_ context.Context, id, _ string, _ time.Time) 
 func (j *MemoryJournal) RecordUnknown(_ context.Context, id string, _ error) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if _, ok := j.intents[id]; !ok {
+	if j.intent(id) == nil {
 		return errNoIntent("unknown outcome", id)
 	}
 	return nil
@@ -108,11 +155,11 @@ func (j *MemoryJournal) RecordUnknown(_ context.Context, id string, _ error) err
 func (j *MemoryJournal) RecordRefused(_ context.Context, id string, cause error) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	acked, ok := j.intents[id]
+	rec := j.intent(id)
 	switch {
-	case !ok:
+	case rec == nil:
 		return errNoIntent("refusal", id)
-	case acked:
+	case rec.acked:
 		return fmt.Errorf("strategy: refusal of %s: the exchange acknowledged this order", id)
 	}
 	if _, done := j.refused[id]; !done {
@@ -132,11 +179,24 @@ func (j *MemoryJournal) RecordOrder(context.Context, string, exchange.Order) err
 func (j *MemoryJournal) RecordFill(_ context.Context, instance, clientOrderID string, t exchange.OwnTrade) (bool, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	n := len(j.seen)
-	j.seen[fillKey{t.Symbol, t.ID}] = struct{}{} // one hash: the set grows only for a new fill
-	if len(j.seen) == n {
-		return false, nil
+	key := fillKey{t.Symbol, t.ID}
+	h := uint32(maphash.Comparable(j.seed, key))
+	j.seen.reserve()
+	i := j.seen.start(h)
+	for ; ; i = j.seen.next(i) {
+		sh, pos, used := j.seen.at(i)
+		if !used {
+			break
+		}
+		if sh == h && j.fillKeys[pos] == key {
+			return false, nil
+		}
 	}
+	if len(j.fillKeys) >= math.MaxInt32-1 {
+		return false, fmt.Errorf("strategy: recording fill %s %s: the journal holds %d fills, its most", t.Symbol, t.ID, len(j.fillKeys))
+	}
+	j.seen.put(i, h, int32(len(j.fillKeys)))
+	j.fillKeys = append(j.fillKeys, key)
 	if len(j.fills) == cap(j.fills) {
 		size := min(fillBlock, max(firstFillBlock, 2*len(j.fills)))
 		if len(j.fills) > 0 {

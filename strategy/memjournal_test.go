@@ -1,9 +1,11 @@
 package strategy
 
 import (
+	"context"
 	"errors"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/spotbot/spotbot/exchange"
 )
@@ -96,4 +98,44 @@ func TestMemoryJournalFillBlocks(t *testing.T) {
 	record(4*fillBlock, 4*fillBlock+1)
 	check(4*fillBlock, 4*fillBlock+1)
 	check(3, 4*fillBlock+1)
+}
+
+// TestMemoryJournalRepeatedIntent: a repeated client order id is refused
+// and leaves the first intent as it was (acknowledged, so a refusal of it
+// is an error), and the intents after it keep their own state.
+func TestMemoryJournalRepeatedIntent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	j := NewMemoryJournal()
+	for _, id := range []string{"a", "b"} {
+		if created, err := j.RecordIntent(ctx, Intent{ClientOrderID: id}); !created || err != nil {
+			t.Fatalf("%s: created %v, %v", id, created, err)
+		}
+	}
+	if err := j.RecordAck(ctx, "a", "1", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"a", "b"} {
+		if created, err := j.RecordIntent(ctx, Intent{ClientOrderID: id}); created || err != nil {
+			t.Fatalf("repeated %s: created %v, %v", id, created, err)
+		}
+	}
+	if created, err := j.RecordIntent(ctx, Intent{ClientOrderID: "c"}); !created || err != nil {
+		t.Fatalf("c: created %v, %v", created, err)
+	}
+	err := j.RecordRefused(ctx, "a", errors.New("no"))
+	if err == nil || err.Error() != "strategy: refusal of a: the exchange acknowledged this order" {
+		t.Errorf("refusing the acknowledged a: %v", err)
+	}
+	for _, id := range []string{"b", "c"} {
+		if err := j.RecordRefused(ctx, id, errors.New("no "+id)); err != nil {
+			t.Errorf("refusing %s: %v", id, err)
+		}
+		if got := j.Refused(id); got != "no "+id {
+			t.Errorf("%s refused for %q", id, got)
+		}
+	}
+	if err := j.RecordAck(ctx, "d", "4", time.Time{}); err == nil || err.Error() != "strategy: acknowledgement of d: no intent recorded with this client order id" {
+		t.Errorf("acknowledging d: %v", err)
+	}
 }

@@ -63,6 +63,15 @@ func (v *gateView) LastPrice(s string) decimal.Decimal {
 	p, _ := (*Runtime)(v).lastPrice(s)
 	return p
 }
+
+// LastPriceFixed implements risk.FixedLastPricer: a bar's close whose
+// decimal nobody has asked for is compared as it is.
+func (v *gateView) LastPriceFixed(s string) (exchange.Fixed, bool) {
+	if lp := v.last[s]; lp != nil && lp.fixed && !lp.hasDec {
+		return lp.fix, true
+	}
+	return exchange.Fixed{}, false
+}
 func (v *gateView) Free(asset string) decimal.Decimal { return (*Runtime)(v).balance(asset).Free }
 func (v *gateView) OpenOrders() int                   { return len(v.open) }
 func (v *gateView) HasSTPGroup() bool                 { return v.opts.STPGroup }
@@ -165,7 +174,8 @@ func (r *Runtime) record(in *instance, o exchange.NewOrder, reason string) (*tra
 }
 
 // newTracked returns a zero tracked order from a block: orders are kept
-// for the runtime's life (r.orders), so a block is never freed early.
+// while open and among the finished the runtime remembers, so a block is
+// freed once all of its orders are forgotten.
 // Blocks start at 8 orders and double up to 64.
 func (r *Runtime) newTracked() *tracked {
 	if len(r.trackedBlock) == cap(r.trackedBlock) {
@@ -246,17 +256,19 @@ func (r *Runtime) forget(t *tracked, cause error) {
 const keptFinished = 10_000
 
 // dropOpen ends t's life as an open order: it leaves the open list and
-// joins the finished, the oldest of which are forgotten in bulk.
+// map and joins the finished, the oldest of which are forgotten in bulk.
+// The map holds open orders only, so it stays the size of the open list
+// (a backtest's thousands of orders used to grow it, and every order
+// paid for a lookup in a map of them); find reaches the finished.
 func (r *Runtime) dropOpen(t *tracked) {
-	r.finished = append(r.finished, t.order.ClientOrderID)
+	if r.orders[t.order.ClientOrderID] == t {
+		delete(r.orders, t.order.ClientOrderID)
+	}
+	r.finished = append(r.finished, t)
 	if len(r.finished) >= 2*keptFinished {
-		old := r.finished[:len(r.finished)-keptFinished]
-		for _, id := range old {
-			if o, ok := r.orders[id]; ok && o.final {
-				delete(r.orders, id)
-			}
-		}
-		r.finished = r.finished[:copy(r.finished, r.finished[len(old):])]
+		n := copy(r.finished, r.finished[len(r.finished)-keptFinished:])
+		clear(r.finished[n:])
+		r.finished = r.finished[:n]
 	}
 	for i, o := range r.open {
 		if o == t {
@@ -264,6 +276,21 @@ func (r *Runtime) dropOpen(t *tracked) {
 			return
 		}
 	}
+}
+
+// find returns the order with client id cid, open or among the finished
+// the runtime remembers (searched newest first: an event or a cancel is
+// almost always of an order that ended moments ago), or nil.
+func (r *Runtime) find(cid string) *tracked {
+	if t, ok := r.orders[cid]; ok {
+		return t
+	}
+	for i := len(r.finished) - 1; i >= 0; i-- {
+		if t := r.finished[i]; t.order.ClientOrderID == cid {
+			return t
+		}
+	}
+	return nil
 }
 
 // PlaceBatch implements Context.
@@ -333,8 +360,8 @@ func (in *instance) Cancel(clientOrderID string) error {
 	if in.stopped != nil {
 		return ErrStopped
 	}
-	t, ok := r.orders[clientOrderID]
-	if !ok || t.inst != in {
+	t := r.find(clientOrderID)
+	if t == nil || t.inst != in {
 		return fmt.Errorf("strategy: no order %q of instance %s", clientOrderID, in.id)
 	}
 	if t.final {

@@ -14,6 +14,12 @@ import (
 // the same coefficient and exponent decimal's own operations give.
 type posMath struct {
 	a, b, c, d, t, p, q, r big.Int
+	// realized is the realised profit last built for the position
+	// realizedFor, as the decimal realizedDec: the next fill of that
+	// position reads it from here while it is unchanged (applyNarrow).
+	realized    wideDec
+	realizedFor *Position
+	realizedDec decimal.Decimal
 }
 
 // coef sets z to d's coefficient, without allocating while it fits an

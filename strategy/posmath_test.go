@@ -2,6 +2,8 @@ package strategy
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -124,5 +126,115 @@ func refApply(p *Position, f Fill, base, quote string) {
 	default:
 		p.FeesOther = p.FeesOther.Add(f.Commission)
 		p.OtherAsset = f.CommissionAsset
+	}
+}
+
+// FuzzPositionApplyNarrow applies a seeded random run of fills (sides,
+// fee assets, coefficients of 1 to 19 digits, exponents from -18 to 2, so
+// that some steps do not fit 64 bits and take the decimal path) and
+// compares every field with refApply after each one.
+func FuzzPositionApplyNarrow(f *testing.F) {
+	f.Add(uint64(1), uint8(6))
+	f.Add(uint64(2), uint8(18))
+	f.Add(uint64(3), uint8(19))
+	f.Fuzz(func(t *testing.T, seed uint64, digits uint8) {
+		r := rand.New(rand.NewPCG(seed, 16))
+		maxDigits := 1 + int(digits%19)
+		num := func() decimal.Decimal {
+			c := r.Int64N(pow10i(r.IntN(maxDigits) + 1))
+			return decimal.New(c, int32(r.IntN(21)-18))
+		}
+		var got, want Position
+		var m posMath
+		for i := range 40 {
+			side := exchange.SideBuy
+			if r.IntN(2) == 1 {
+				side = exchange.SideSell
+			}
+			fl := Fill{Side: side, Price: num(), Qty: num(), Commission: num(),
+				CommissionAsset: [...]string{"BTC", "USDT", "BNB", ""}[r.IntN(4)]}
+			got.apply(fl, "BTC", "USDT", &m)
+			refApply(&want, fl, "BTC", "USDT")
+			comparePositions(t, fmt.Sprintf("fill %d %+v", i, fl), got, want)
+			if t.Failed() {
+				return
+			}
+		}
+	})
+}
+
+func pow10i(n int) int64 {
+	p := int64(1)
+	for range min(n, 18) {
+		p *= 10
+	}
+	if n >= 19 {
+		return math.MaxInt64
+	}
+	return p
+}
+
+// TestPositionApplyNarrowTaken checks that fills of a backtest's sizes
+// (the benchmark's ETHBTC: quantities of 6 decimals, fees of 8) never
+// leave int64 and 128-bit arithmetic, with a realised profit past 64 bits
+// carried from fill to fill, and still give decimal's results.
+func TestPositionApplyNarrowTaken(t *testing.T) {
+	t.Parallel()
+	d := decimal.RequireFromString
+	fills := []Fill{
+		{Side: exchange.SideBuy, Price: d("0.051234"), Qty: d("97.518000"), Commission: d("0.09751800"), CommissionAsset: "ETH"},
+		{Side: exchange.SideSell, Price: d("0.052001"), Qty: d("97.420000"), Commission: d("0.00506593"), CommissionAsset: "BTC"},
+		{Side: exchange.SideBuy, Price: d("0.049999"), Qty: d("101.200000"), Commission: d("0.10120000"), CommissionAsset: "ETH"},
+		{Side: exchange.SideBuy, Price: d("0.050000"), Qty: d("1.000000"), Commission: d("0.0001"), CommissionAsset: "BNB"},
+		{Side: exchange.SideSell, Price: d("0.048000"), Qty: d("101.198000"), Commission: d("0"), CommissionAsset: ""},
+	}
+	var got, want Position
+	var m posMath
+	for round := range 3 {
+		for i, f := range fills {
+			before := got
+			if !got.applyNarrow(f, "ETH", "BTC", &m) {
+				t.Fatalf("round %d fill %d left int64 arithmetic", round, i)
+			}
+			refApply(&want, f, "ETH", "BTC")
+			comparePositions(t, fmt.Sprintf("round %d fill %d", round, i), got, want)
+			if before.Qty.Equal(got.Qty) {
+				t.Fatalf("round %d fill %d changed nothing", round, i)
+			}
+		}
+	}
+	if got.Qty.String() != "2.703846" || got.Realized.String() != "-0.4279009611604733894" || got.AvgPrice.String() != "0.0500696433301098" {
+		t.Errorf("position %s @ %s, realised %s (%de%d)", got.Qty, got.AvgPrice, got.Realized, got.Realized.Coefficient(), got.Realized.Exponent())
+	}
+	if _, fits := narrowOf(got.Realized); fits {
+		t.Errorf("realised %s fits 18 digits: the test does not reach the 128-bit path", got.Realized)
+	}
+}
+
+// TestPositionApplyRealizedCache: one posMath serves several positions,
+// and a realised profit set from outside is read again, not taken from
+// the cache of the last one built.
+func TestPositionApplyRealizedCache(t *testing.T) {
+	t.Parallel()
+	d := decimal.RequireFromString
+	buy := Fill{Side: exchange.SideBuy, Price: d("0.051234"), Qty: d("97.518000"), Commission: d("0.00500000"), CommissionAsset: "BTC"}
+	sell := Fill{Side: exchange.SideSell, Price: d("0.052001"), Qty: d("50.000000"), Commission: d("0.00260005"), CommissionAsset: "BTC"}
+	var a, b, wa, wb Position
+	var m posMath
+	for i, step := range []func(){
+		func() { a.apply(buy, "ETH", "BTC", &m); refApply(&wa, buy, "ETH", "BTC") },
+		func() { b.apply(buy, "ETH", "BTC", &m); refApply(&wb, buy, "ETH", "BTC") },
+		func() { a.apply(sell, "ETH", "BTC", &m); refApply(&wa, sell, "ETH", "BTC") },
+		func() { b.apply(sell, "ETH", "BTC", &m); refApply(&wb, sell, "ETH", "BTC") },
+		func() { a.apply(sell, "ETH", "BTC", &m); refApply(&wa, sell, "ETH", "BTC") },
+		func() { a.Realized, wa.Realized = d("7.5"), d("7.5") },
+		func() { a.apply(sell, "ETH", "BTC", &m); refApply(&wa, sell, "ETH", "BTC") },
+	} {
+		step()
+		comparePositions(t, fmt.Sprintf("step %d, a", i), a, wa)
+		comparePositions(t, fmt.Sprintf("step %d, b", i), b, wb)
+	}
+	if a.Realized.String() != "10.09744995" {
+		t.Errorf("realised %s", a.Realized)
 	}
 }

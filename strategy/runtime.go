@@ -69,7 +69,9 @@ type Options struct {
 	Events exchange.EventSource
 	// Balances, when set, is the cheap read of the account's balances the
 	// runtime refreshes after fills (the simulator's AppendBalances)
-	// instead of Trader.Account; passed explicitly as Events is.
+	// instead of Trader.Account; passed explicitly as Events is. When it
+	// is also a CompactBalanceReader (the simulator's Port), the runtime
+	// reads the balances compact and builds the decimals of those read.
 	Balances BalanceReader
 	// Locks, when set, records the protections' locks (the store).
 	Locks LockRecorder
@@ -108,18 +110,21 @@ type Runtime struct {
 	last      map[string]*lastPx // present once a price was seen
 	bal       map[string]exchange.Balance
 	balBuf    []exchange.Balance // Options.Balances' reused reply
-	stale     bool               // balances need a refresh
+	// compact is set when Options.Balances is a CompactBalanceReader:
+	// bal is then filled from it only for what lists every balance.
+	compact *compactBalances
+	stale   bool // balances need a refresh
 	// valued are the holdings equity is valued with, listed from bal
 	// when valuedOK; terms is scratch for the sum.
 	valued   []valuedAsset
 	valuedOK bool
 	terms    []equityTerm
-	orders   map[string]*tracked
+	orders   map[string]*tracked // the open orders by client order id (find reaches the finished too)
 	// trackedBlock is where new tracked orders are allocated from.
 	trackedBlock []tracked
 	posMath      posMath              // reused by every fill's position update
 	open         []*tracked           // not final, in placement order
-	finished     []string             // client ids of final orders, oldest first (see keptFinished)
+	finished     []*tracked           // final orders, oldest first (see keptFinished)
 	es           exchange.EventSource // Options.Events
 	hint         eventHint            // the EventSource's, when it has one
 	events       []exchange.OrderEvent
@@ -195,6 +200,9 @@ func New(opts Options) (*Runtime, error) {
 		rules: map[string]*exchange.SymbolInfo{}, last: map[string]*lastPx{},
 		bal: map[string]exchange.Balance{}, stale: true, orders: map[string]*tracked{},
 		stats: Stats{Refused: map[string]int{}},
+	}
+	if cr, ok := opts.Balances.(CompactBalanceReader); ok {
+		r.compact = &compactBalances{reader: cr}
 	}
 	if opts.Events != nil {
 		r.es = opts.Events
@@ -686,6 +694,14 @@ func (r *Runtime) nextClientID(in *instance) string {
 }
 
 func (r *Runtime) refreshBalances() error {
+	if r.compact != nil {
+		if err := r.compact.refresh(); err != nil {
+			return err
+		}
+		r.stale = false
+		r.valuedOK = false
+		return nil
+	}
 	bs := r.balBuf[:0]
 	if br := r.opts.Balances; br != nil {
 		var err error
@@ -715,10 +731,22 @@ func (r *Runtime) balance(asset string) exchange.Balance {
 			r.log.Warn("balance refresh failed", slog.Any("err", err))
 		}
 	}
-	if b, ok := r.bal[asset]; ok {
+	if r.compact != nil {
+		if b, ok := r.compact.balance(asset); ok {
+			return b
+		}
+	} else if b, ok := r.bal[asset]; ok {
 		return b
 	}
 	return exchange.Balance{Asset: asset}
+}
+
+// balances returns every balance of the last read, by asset.
+func (r *Runtime) balances() map[string]exchange.Balance {
+	if r.compact != nil {
+		r.compact.fillMap(r.bal)
+	}
+	return r.bal
 }
 
 // observeEquity values the account in the valuation asset at the last

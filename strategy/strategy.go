@@ -206,6 +206,9 @@ func (p *Position) Apply(f Fill, base, quote string) {
 // fill's price times its quantity) divided by the new quantity; posMath
 // computes it and the realised profit with decimal's exact results.
 func (p *Position) apply(f Fill, base, quote string, m *posMath) {
+	if p.applyNarrow(f, base, quote, m) {
+		return
+	}
 	switch f.Side {
 	case exchange.SideBuy:
 		qty := p.Qty.Add(f.Qty)

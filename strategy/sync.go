@@ -39,9 +39,9 @@ func (r *Runtime) drain() {
 	r.events = r.es.DrainEvents(r.events[:0])
 	for i := range r.events {
 		ev := &r.events[i]
-		t, ok := r.orders[ev.Order.ClientOrderID]
-		if !ok {
-			continue // not ours (another client of the account)
+		t := r.find(ev.Order.ClientOrderID)
+		if t == nil {
+			continue // not ours (another client of the account; find has scanned the finished list for it)
 		}
 		t.unknown = false
 		for _, tr := range ev.Trades {
@@ -91,7 +91,7 @@ func (r *Runtime) poll(ctx context.Context) error {
 				t.inst.log.Error("recording acknowledgement failed", slog.Any("err", err))
 			}
 		}
-		if o.ExecutedQty.GreaterThan(t.order.ExecutedQty) {
+		if exchange.CmpDecimal(o.ExecutedQty, t.order.ExecutedQty) > 0 {
 			trades, err := r.opts.Trader.MyTrades(ctx, exchange.MyTradesRequest{Symbol: o.Symbol, OrderID: o.OrderID})
 			if err != nil {
 				if firstErr == nil {
@@ -113,7 +113,9 @@ func (r *Runtime) poll(ctx context.Context) error {
 
 // applyOrder moves a tracked order forward to the state o reports. Status
 // never moves back and executed quantity never decreases, whatever order
-// replies arrive in.
+// replies arrive in. The quantities are compared with exchange.CmpDecimal:
+// decimal's GreaterThan rescales a copy (two allocations) when the
+// exponents differ, as a first fill's against zero always do.
 func (r *Runtime) applyOrder(t *tracked, o exchange.Order) {
 	if t.final && o.Status.Rank() <= t.order.Status.Rank() {
 		return
@@ -127,11 +129,11 @@ func (r *Runtime) applyOrder(t *tracked, o exchange.Order) {
 		t.order.Status = o.Status
 		changed = true
 	}
-	if o.ExecutedQty.GreaterThan(t.order.ExecutedQty) {
+	if exchange.CmpDecimal(o.ExecutedQty, t.order.ExecutedQty) > 0 {
 		t.order.ExecutedQty = o.ExecutedQty
 		changed = true
 	}
-	if o.CummulativeQuoteQty.GreaterThan(t.order.CumQuoteQty) {
+	if exchange.CmpDecimal(o.CummulativeQuoteQty, t.order.CumQuoteQty) > 0 {
 		t.order.CumQuoteQty = o.CummulativeQuoteQty
 	}
 	if o.CancelReason != "" {

@@ -103,6 +103,24 @@ func (a *account) appendBalances(dst []exchange.Balance) []exchange.Balance {
 	return dst
 }
 
+// appendCompact appends the snapshot's balances to dst with their
+// amounts as they are held: no decimal is built unless an amount is wide.
+func (a *account) appendCompact(dst []exchange.CompactBalance) []exchange.CompactBalance {
+	for _, b := range a.sorted {
+		if b.empty() {
+			continue
+		}
+		c := exchange.CompactBalance{Asset: b.asset}
+		if b.free.wide || b.locked.wide {
+			c.Wide, c.FreeDec, c.LockedDec = true, b.free.dec(), b.locked.dec()
+		} else {
+			c.Free, c.Locked = exchange.NewFixed(b.free.coef, b.free.exp), exchange.NewFixed(b.locked.coef, b.locked.exp)
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
 // order returns the account's order numbered n, or nil (none, or
 // forgotten). The history is in the order of the numbers (the exchange
 // numbers orders as it books them; an import books its orders in their

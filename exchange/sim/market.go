@@ -48,6 +48,20 @@ func (m *market) price() decimal.Decimal {
 
 func (m *market) setLast(p decimal.Decimal) { m.last, m.lastHeld = p, false }
 
+// checkRules applies the symbol's rules to a valid order at the last
+// price as the market holds it: a quote-sized market order's rules read
+// none, and a bar's close is compared as a Fixed, its decimal built only
+// if a rule needs it (exchange.SymbolInfo.CheckRulesFixed).
+func (m *market) checkRules(no exchange.NewOrder) error {
+	switch {
+	case !exchange.RulesReadLast(no):
+		return m.info.CheckRules(no, decimal.Decimal{})
+	case m.lastHeld:
+		return m.info.CheckRulesFixed(no, m.lastFix)
+	}
+	return m.info.CheckRules(no, m.last)
+}
+
 // flush stores the held bar's kline.
 func (m *market) flush() {
 	if !m.holding {

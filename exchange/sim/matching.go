@@ -71,14 +71,7 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 	if err != nil {
 		return nil, err
 	}
-	// A quote-sized market order's rules read no last price
-	// (exchange.SymbolInfo.checkMarket): a replay's close is not made a
-	// decimal for it.
-	var last decimal.Decimal
-	if no.Type != exchange.TypeMarket || !no.QuoteOrderQty.IsPositive() {
-		last = m.price()
-	}
-	if err := m.info.CheckRules(no, last); err != nil {
+	if err := m.checkRules(no); err != nil {
 		return nil, err
 	}
 	if no.NewClientOrderID != "" {

@@ -341,6 +341,19 @@ func (p *Port) AppendBalances(dst []exchange.Balance) ([]exchange.Balance, error
 	return a.appendBalances(dst), nil
 }
 
+// AppendCompactBalances is AppendBalances with each balance's amounts as
+// exchange.Fixed while they fit: no decimal is built (the reader builds
+// those of the balances it reads). It is the same account read: the same
+// balances in the same order, the same rate budget drawn.
+func (p *Port) AppendCompactBalances(dst []exchange.CompactBalance) ([]exchange.CompactBalance, error) {
+	a, err := p.enter(exchange.EpAccount)
+	if err != nil {
+		return dst, err
+	}
+	defer p.leave()
+	return a.appendCompact(dst), nil
+}
+
 // MyTrades implements exchange.Trader: the account's trades of a symbol
 // (of one order if OrderID is set), at most limit (default and max 100),
 // from Start when set, within the past month.

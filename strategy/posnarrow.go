@@ -1,0 +1,403 @@
+package strategy
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+// A backtest applies every fill to a position, and decimal's arithmetic
+// builds a big.Int (two allocations) for each intermediate result: the
+// quantity after the fill, the average after it, then both again after a
+// fee taken from the base asset. applyNarrow does the same arithmetic on
+// int64 coefficients with 128-bit intermediates and builds a decimal only
+// for each field that ends up changed, with the coefficient and exponent
+// decimal's own operations give. Whenever a value or a step does not fit,
+// it reports false before touching the position, and apply takes the
+// decimal path.
+
+// wide is a signed 128-bit integer in sign-magnitude form.
+type wide struct {
+	neg    bool
+	hi, lo uint64
+}
+
+func wideOf(c int64) wide {
+	if c < 0 {
+		return wide{neg: true, lo: uint64(-c)} // -MinInt64 wraps to its magnitude 2^63
+	}
+	return wide{lo: uint64(c)}
+}
+
+func (w wide) isZero() bool { return w.hi == 0 && w.lo == 0 }
+
+// mulWide is a × b, exact.
+func mulWide(a, b int64) wide {
+	x, y := wideOf(a), wideOf(b)
+	hi, lo := bits.Mul64(x.lo, y.lo)
+	w := wide{hi: hi, lo: lo}
+	w.neg = x.neg != y.neg && !w.isZero()
+	return w
+}
+
+// scale multiplies w by 10^k, k ≥ 0, and reports false on overflow (a
+// non-zero value overflows within a few steps: 10^39 passes 2^128).
+func (w wide) scale(k int64) (wide, bool) {
+	if w.isZero() {
+		return w, true
+	}
+	for k > 0 {
+		n := min(k, 19)
+		p := pow10u[n]
+		h1, l1 := bits.Mul64(w.lo, p)
+		h2, l2 := bits.Mul64(w.hi, p)
+		hi, carry := bits.Add64(l2, h1, 0)
+		if h2 != 0 || carry != 0 {
+			return wide{}, false
+		}
+		w.hi, w.lo = hi, l1
+		k -= n
+	}
+	return w, true
+}
+
+// cmpMag compares the magnitudes of w and v.
+func (w wide) cmpMag(v wide) int {
+	switch {
+	case w.hi != v.hi:
+		if w.hi < v.hi {
+			return -1
+		}
+		return 1
+	case w.lo != v.lo:
+		if w.lo < v.lo {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// add is w + v, and false on overflow.
+func (w wide) add(v wide) (wide, bool) {
+	if w.neg == v.neg {
+		lo, c := bits.Add64(w.lo, v.lo, 0)
+		hi, c2 := bits.Add64(w.hi, v.hi, c)
+		return wide{neg: w.neg, hi: hi, lo: lo}, c2 == 0
+	}
+	if w.cmpMag(v) < 0 {
+		w, v = v, w
+	}
+	// |w| ≥ |v|: the result has w's sign.
+	lo, b := bits.Sub64(w.lo, v.lo, 0)
+	hi, _ := bits.Sub64(w.hi, v.hi, b)
+	r := wide{neg: w.neg, hi: hi, lo: lo}
+	if r.isZero() {
+		r.neg = false
+	}
+	return r, true
+}
+
+// int64 is w as an int64, and false when it does not fit (MinInt64 is
+// refused, as a coefficient's magnitude must fit too).
+func (w wide) int64() (int64, bool) {
+	if w.hi != 0 || w.lo > math.MaxInt64 {
+		return 0, false
+	}
+	if w.neg {
+		return -int64(w.lo), true
+	}
+	return int64(w.lo), true
+}
+
+// divRound is w / d rounded half away from zero, as decimal's DivRound
+// rounds its quotient, and false when d is zero or the quotient does not
+// fit an int64.
+func (w wide) divRound(d int64) (int64, bool) {
+	if d == 0 || d == math.MinInt64 {
+		return 0, false
+	}
+	dm := wideOf(d)
+	if w.hi >= dm.lo {
+		return 0, false // the quotient needs more than 64 bits
+	}
+	q, r := bits.Div64(w.hi, w.lo, dm.lo)
+	// Twice the remainder against the divisor, in 65 bits.
+	if r >= dm.lo-r {
+		q++
+	}
+	if q > math.MaxInt64 {
+		return 0, false
+	}
+	if w.neg != dm.neg && q != 0 {
+		return -int64(q), true
+	}
+	return int64(q), true
+}
+
+// narrow is a decimal's coefficient and exponent as decimal holds them.
+type narrow = exchange.Fixed
+
+// narrowOf splits d when its coefficient has at most 18 digits.
+func narrowOf(d decimal.Decimal) (narrow, bool) { return exchange.FixedOf(d) }
+
+// sumNarrow is x + y (x − y with neg) at the smaller exponent, as
+// decimal's Add and Sub form it, and false when it does not fit.
+func sumNarrow(x, y narrow, neg bool) (narrow, bool) {
+	if neg {
+		if y.Coef == math.MinInt64 {
+			return narrow{}, false
+		}
+		y.Coef = -y.Coef
+	}
+	return x.Add(y)
+}
+
+// avgNarrow is x.Mul(y).Add(v.Mul(w)).Div(e) as posMath.avg gives it (a
+// coefficient at exponent −DivisionPrecision), and false when a step does
+// not fit 128 bits or the result an int64.
+func avgNarrow(x, y, v, w, e narrow) (narrow, bool) {
+	prec := int64(decimal.DivisionPrecision)
+	e1 := int64(x.Exp) + int64(y.Exp)
+	e2 := int64(v.Exp) + int64(w.Exp)
+	ec := min(e1, e2)
+	if v.Coef == 0 || w.Coef == 0 {
+		ec = e1
+	}
+	k := ec - int64(e.Exp) + prec // the numerator is scaled by 10^k (the divisor by 10^-k)
+	if k < 0 {
+		return narrow{}, false // the divisor would be scaled: posMath's path
+	}
+	num, ok := mulWide(x.Coef, y.Coef).scale(e1 - ec)
+	if !ok {
+		return narrow{}, false
+	}
+	t, ok := mulWide(v.Coef, w.Coef).scale(e2 - ec)
+	if !ok {
+		return narrow{}, false
+	}
+	if num, ok = num.add(t); !ok {
+		return narrow{}, false
+	}
+	if num, ok = num.scale(k); !ok {
+		return narrow{}, false
+	}
+	q, ok := num.divRound(e.Coef)
+	if !ok {
+		return narrow{}, false
+	}
+	return narrow{Coef: q, Exp: int32(-prec)}, true
+}
+
+// wideDec is a wide coefficient with its exponent. Realised profit sits
+// at the exponent of an average (16 decimals) times a quantity's, so its
+// coefficient passes 18 digits at once: it is carried in 128 bits.
+type wideDec struct {
+	c   wide
+	exp int32
+}
+
+func wideDecOf(n narrow) wideDec { return wideDec{c: wideOf(n.Coef), exp: n.Exp} }
+
+// at is w at exponent e ≤ w.exp, and false on overflow.
+func (w wideDec) at(e int64) (wide, bool) { return w.c.scale(int64(w.exp) - e) }
+
+// sumWide is x + y at the smaller exponent, as decimal's Add forms it.
+func sumWide(x, y wideDec) (wideDec, bool) {
+	e := min(int64(x.exp), int64(y.exp))
+	xc, ok1 := x.at(e)
+	yc, ok2 := y.at(e)
+	if !ok1 || !ok2 {
+		return wideDec{}, false
+	}
+	s, ok := xc.add(yc)
+	return wideDec{c: s, exp: int32(e)}, ok
+}
+
+// realizeWide is r.Add(p.Sub(a).Mul(q)) as decimal forms it, and false
+// when a step does not fit 128 bits.
+func realizeWide(r wideDec, p, a, q narrow) (wideDec, bool) {
+	d, ok := sumNarrow(p, a, true)
+	if !ok {
+		return wideDec{}, false
+	}
+	ep := int64(d.Exp) + int64(q.Exp)
+	if ep < math.MinInt32 || ep > math.MaxInt32 {
+		return wideDec{}, false
+	}
+	return sumWide(r, wideDec{c: mulWide(d.Coef, q.Coef), exp: int32(ep)})
+}
+
+// realizedOf is p.Realized in 128 bits: the value m last built for p when
+// p.Realized is still that decimal (the same big.Int: decimals are never
+// changed in place), else its coefficient when it fits 18 digits.
+func (m *posMath) realizedOf(p *Position) (wideDec, bool) {
+	if m.realizedFor == p && p.Realized == m.realizedDec {
+		return m.realized, true
+	}
+	n, ok := narrowOf(p.Realized)
+	return wideDecOf(n), ok
+}
+
+// setRealized sets p's realised profit to w, remembering it for p's next
+// fill.
+func (m *posMath) setRealized(p *Position, w wideDec) {
+	if c, ok := w.c.int64(); ok {
+		p.Realized = decimal.New(c, w.exp)
+	} else {
+		m.a.SetUint64(w.c.hi)
+		m.a.Lsh(&m.a, 64)
+		m.b.SetUint64(w.c.lo)
+		m.a.Or(&m.a, &m.b)
+		if w.c.neg {
+			m.a.Neg(&m.a)
+		}
+		p.Realized = decimal.NewFromBigInt(&m.a, w.exp)
+	}
+	m.realizedFor, m.realizedDec, m.realized = p, p.Realized, w
+}
+
+// applyNarrow is apply on int64 coefficients; false (the position
+// untouched) when something does not fit.
+func (p *Position) applyNarrow(f Fill, base, quote string, m *posMath) bool {
+	qty, ok1 := narrowOf(p.Qty)
+	fq, ok2 := narrowOf(f.Qty)
+	if !ok1 || !ok2 {
+		return false
+	}
+	// The average as the steps leave it: p.AvgPrice unchanged, a
+	// computed value, or decimal.Zero.
+	const (
+		avgKept = iota
+		avgNew
+		avgZero
+	)
+	avgKind := avgKept
+	var avg narrow
+	curAvg := func() (narrow, bool) {
+		switch avgKind {
+		case avgNew:
+			return avg, true
+		case avgZero:
+			return narrow{}, true
+		}
+		return narrowOf(p.AvgPrice)
+	}
+	var realized wideDec
+	realizedSet := false
+	switch f.Side {
+	case exchange.SideBuy:
+		q, ok := sumNarrow(qty, fq, false)
+		if !ok {
+			return false
+		}
+		if q.Coef > 0 {
+			a, ok1 := curAvg()
+			pr, ok2 := narrowOf(f.Price)
+			if !ok1 || !ok2 {
+				return false
+			}
+			if avg, ok = avgNarrow(a, qty, pr, fq, q); !ok {
+				return false
+			}
+			avgKind = avgNew
+		}
+		qty = q
+	case exchange.SideSell:
+		r, ok1 := m.realizedOf(p)
+		pr, ok2 := narrowOf(f.Price)
+		a, ok3 := curAvg()
+		if !ok1 || !ok2 || !ok3 {
+			return false
+		}
+		var ok bool
+		if realized, ok = realizeWide(r, pr, a, fq); !ok {
+			return false
+		}
+		realizedSet = true
+		if qty, ok = sumNarrow(qty, fq, true); !ok {
+			return false
+		}
+		if qty.Coef <= 0 {
+			avgKind = avgZero
+		}
+	default:
+		return false // no side: apply changes only the fees, on decimals
+	}
+	// The fee goes to one of the fee fields (none without a fee asset).
+	var fees narrow
+	var feesField *decimal.Decimal
+	switch f.CommissionAsset {
+	case "":
+	case base:
+		feesField = &p.FeesBase
+	case quote:
+		feesField = &p.FeesQuote
+	default:
+		feesField = &p.FeesOther
+	}
+	if feesField != nil {
+		fee, ok1 := narrowOf(f.Commission)
+		held, ok2 := narrowOf(*feesField)
+		if !ok1 || !ok2 {
+			return false
+		}
+		var ok bool
+		if fees, ok = sumNarrow(held, fee, false); !ok {
+			return false
+		}
+		switch f.CommissionAsset {
+		case base:
+			// The fee shrinks the quantity: the average cost rises.
+			q, ok := sumNarrow(qty, fee, true)
+			if !ok {
+				return false
+			}
+			if q.Coef > 0 {
+				a, ok := curAvg()
+				if !ok {
+					return false
+				}
+				if avg, ok = avgNarrow(a, qty, narrow{}, narrow{}, q); !ok {
+					return false
+				}
+				avgKind = avgNew
+			}
+			qty = q
+		case quote:
+			if !realizedSet {
+				if realized, ok = m.realizedOf(p); !ok {
+					return false
+				}
+			}
+			if fee.Coef == math.MinInt64 {
+				return false
+			}
+			if realized, ok = sumWide(realized, wideDecOf(narrow{Coef: -fee.Coef, Exp: fee.Exp})); !ok {
+				return false
+			}
+			realizedSet = true
+		}
+	}
+	// Everything fitted: store the results.
+	p.Qty = qty.Decimal()
+	switch avgKind {
+	case avgNew:
+		p.AvgPrice = avg.Decimal()
+	case avgZero:
+		p.AvgPrice = decimal.Zero
+	}
+	if realizedSet {
+		m.setRealized(p, realized)
+	}
+	if feesField != nil {
+		*feesField = fees.Decimal()
+		if f.CommissionAsset != base && f.CommissionAsset != quote {
+			p.OtherAsset = f.CommissionAsset
+		}
+	}
+	return true
+}
