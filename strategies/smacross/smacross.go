@@ -184,14 +184,14 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 	}
 	if !crossed {
 		if above && s.p.Entry == EntryState {
-			return s.buy(ctx, bar.Symbol) // it buys only while flat
+			return s.buy(ctx, bar.Symbol, bar.Close) // it buys only while flat
 		}
 		return nil
 	}
 	if above {
-		return s.buy(ctx, bar.Symbol)
+		return s.buy(ctx, bar.Symbol, bar.Close)
 	}
-	return s.sell(ctx, bar.Symbol)
+	return s.sell(ctx, bar.Symbol, bar.Close)
 }
 
 // Skip implements strategy.Skipper: it takes bars while the averages
@@ -273,57 +273,58 @@ func (b *book) advance(vals []float64, state bool) int {
 	return len(vals)
 }
 
-func (s *Strategy) buy(ctx strategy.Context, symbol string) error {
+// buy places a market buy of symbol unless the instance holds a
+// position or the amount is below the minimum. last is the bar's close,
+// the symbol's last price in OnKline (the runtime sets it from the bar it
+// delivers), compared as it is: no decimal of it is built unless a log
+// line quotes a product, so the risk gate finds it compact too.
+func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed) error {
 	info, err := ctx.Rules(symbol)
 	if err != nil {
 		return err
 	}
 	// The comparisons below run on every bar of a buy signal while flat;
-	// CmpMul and CmpDecimal give decimal's answers without building the
-	// products, and the last price's decimal is asked for only when a
-	// product needs it (a flat position's value is zero at any price).
+	// CmpMulFixed and CmpDecimal give decimal's answers without building
+	// the products (a flat position's value is zero at any price).
 	min := info.MinNotional(exchange.TypeMarket)
 	// A holding too small to sell (the residue of a fee paid in the base
 	// asset) does not count as a position.
 	if held := ctx.Position(symbol).Qty; held.IsZero() && min.Sign() <= 0 ||
-		!held.IsZero() && exchange.CmpMul(min, held, ctx.LastPrice(symbol)) <= 0 {
+		!held.IsZero() && exchange.CmpMulFixed(min, held, last) <= 0 {
 		return nil
 	}
 	var o exchange.NewOrder
 	if s.p.Quantity.IsPositive() {
 		o.Quantity = info.FloorQty(s.p.Quantity)
-		last := ctx.LastPrice(symbol)
-		if exchange.CmpMul(min, o.Quantity, last) > 0 {
+		if exchange.CmpMulFixed(min, o.Quantity, last) > 0 {
 			if l := ctx.Log(); l.Enabled(context.Background(), slog.LevelInfo) {
-				l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", o.Quantity.Mul(last))
+				l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", o.Quantity.Mul(last.Decimal()))
 			}
 			return nil
 		}
 	} else {
-		// The amount, free × fraction floored, is below the minimum
-		// whenever free × fraction is (so whenever free is: fraction ≤
-		// 1), and not positive when free is not (fraction > 0): known
-		// without building the product, so a signal the balance cannot
-		// follow costs no decimal.
+		// The amount is free × fraction floored to the quote's decimals;
+		// it is below the minimum whenever free is (fraction ≤ 1), and
+		// not positive when free is not (fraction > 0).
 		free := ctx.Balance(info.QuoteAsset).Free
-		short := free.Sign() <= 0 || exchange.CmpDecimal(free, min) < 0 || exchange.CmpMul(min, free, s.p.Fraction) > 0
-		if !short {
-			o.QuoteOrderQty = info.FloorQuote(free.Mul(s.p.Fraction))
-			short = exchange.CmpDecimal(o.QuoteOrderQty, min) < 0 || !o.QuoteOrderQty.IsPositive()
-		}
+		amount, short := s.quoteAmount(info, free, min)
 		if short {
 			if l := ctx.Log(); l.Enabled(context.Background(), slog.LevelInfo) {
 				l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", info.FloorQuote(free.Mul(s.p.Fraction)))
 			}
 			return nil
 		}
+		o.QuoteOrderQty = amount
 	}
 	o.Symbol, o.Side, o.Type = symbol, exchange.SideBuy, exchange.TypeMarket
 	_, err = ctx.Place(o)
 	return ignoreRefusal(err)
 }
 
-func (s *Strategy) sell(ctx strategy.Context, symbol string) error {
+// sell places a market sell of the whole position, floored to the
+// symbol's quantity step and capped by the free balance, unless it is
+// below the minimum at last, the bar's close (as buy).
+func (s *Strategy) sell(ctx strategy.Context, symbol string, last exchange.Fixed) error {
 	info, err := ctx.Rules(symbol)
 	if err != nil {
 		return err
@@ -333,10 +334,15 @@ func (s *Strategy) sell(ctx strategy.Context, symbol string) error {
 		return nil // nothing to sell: floored and capped by the free balance, still not positive
 	}
 	qty := info.FloorQty(held)
-	if free := info.FloorQty(ctx.Balance(info.BaseAsset).Free); exchange.CmpDecimal(qty, free) > 0 {
-		qty = free
+	// Flooring keeps order, so the free balance's floor can be below the
+	// position's only when the free balance is: it is floored then alone
+	// (usually the two are equal).
+	if free := ctx.Balance(info.BaseAsset).Free; exchange.CmpDecimal(held, free) > 0 {
+		if f := info.FloorQty(free); exchange.CmpDecimal(qty, f) > 0 {
+			qty = f
+		}
 	}
-	if !qty.IsPositive() || exchange.CmpMul(info.MinNotional(exchange.TypeMarket), qty, ctx.LastPrice(symbol)) > 0 {
+	if !qty.IsPositive() || exchange.CmpMulFixed(info.MinNotional(exchange.TypeMarket), qty, last) > 0 {
 		if l := ctx.Log(); qty.IsPositive() && l.Enabled(context.Background(), slog.LevelInfo) {
 			l.Info("sell signal skipped: amount below the minimum", "symbol", symbol, "qty", qty)
 		}

@@ -1,0 +1,82 @@
+package smacross
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
+)
+
+// pow10 holds 10^0 … 10^19, every power of ten below 2^64.
+var pow10 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// quoteAmount is a buy's amount, info.FloorQuote(free.Mul(fraction)),
+// and whether it is short: free not positive, or the amount below min or
+// not positive (free below min, or free × fraction below it, are short
+// then too: fraction is in (0, 1] and flooring only lowers). The product
+// and its floor are computed on integers when the coefficients allow
+// (the decimal built once, the order's), else with decimals.
+func (s *Strategy) quoteAmount(info *exchange.SymbolInfo, free, min decimal.Decimal) (decimal.Decimal, bool) {
+	if free.Sign() <= 0 {
+		return decimal.Decimal{}, true
+	}
+	if f, ok := floorProduct(free, s.p.Fraction, info.QuoteScale()); ok {
+		if !f.IsPositive() || f.CmpDecimal(min) < 0 {
+			return decimal.Decimal{}, true
+		}
+		return f.Decimal(), false
+	}
+	if exchange.CmpDecimal(free, min) < 0 || exchange.CmpMul(min, free, s.p.Fraction) > 0 {
+		return decimal.Decimal{}, true
+	}
+	amount := info.FloorQuote(free.Mul(s.p.Fraction))
+	return amount, exchange.CmpDecimal(amount, min) < 0 || !amount.IsPositive()
+}
+
+// floorProduct is truncate(a × b, places) as exchange.SymbolInfo's
+// FloorQuote and FloorQty truncate, for non-negative a and b, as a
+// Fixed with the same coefficient and exponent as that decimal, when the
+// coefficients fit 18 digits and the result an int64 (ok false
+// otherwise): the product itself when it has no more than places
+// decimals, else its coefficient divided (toward zero) by the power of
+// ten that leaves places.
+func floorProduct(a, b decimal.Decimal, places int32) (exchange.Fixed, bool) {
+	if a.NumDigits() > 18 || b.NumDigits() > 18 {
+		return exchange.Fixed{}, false
+	}
+	ac, bc := a.CoefficientInt64(), b.CoefficientInt64()
+	if ac < 0 || bc < 0 {
+		return exchange.Fixed{}, false
+	}
+	hi, lo := bits.Mul64(uint64(ac), uint64(bc))
+	e := int64(a.Exponent()) + int64(b.Exponent())
+	if e < math.MinInt32 || e > math.MaxInt32 {
+		return exchange.Fixed{}, false
+	}
+	if places < 0 || -int64(places) <= e {
+		// Nothing to cut: the product as decimal's Mul gives it.
+		if hi != 0 || lo > math.MaxInt64 {
+			return exchange.Fixed{}, false
+		}
+		return exchange.Fixed{Coef: int64(lo), Exp: int32(e)}, true
+	}
+	k := -int64(places) - e // digits cut, > 0
+	var q uint64
+	switch {
+	case k < int64(len(pow10)):
+		if hi >= pow10[k] {
+			return exchange.Fixed{}, false // the quotient does not fit 64 bits
+		}
+		q, _ = bits.Div64(hi, lo, pow10[k])
+	case hi != 0:
+		return exchange.Fixed{}, false // rare: left to decimal
+	default:
+		q = 0 // below 2^64 < 10^k
+	}
+	if q > math.MaxInt64 {
+		return exchange.Fixed{}, false
+	}
+	return exchange.Fixed{Coef: int64(q), Exp: -places}, true
+}
