@@ -203,9 +203,16 @@ func (d *driver) sampleRun(i int, bars strategy.Bars) {
 		d.peak = vals[j]
 	}
 	if on {
-		bars.Floats(marketdata.Close).Fill(vals, 0) // the closes, then the equity at each
+		// The closes: read where the strategy's Skip converted them
+		// (the bars' cache), else converted into vals, then the equity
+		// at each.
+		closes, ok := bars.Cache().Held(bars)
+		if !ok {
+			bars.Floats(marketdata.Close).Fill(vals, 0)
+			closes = vals
+		}
 		qf, pk := d.quoteF, d.peak
-		for j, c := range vals {
+		for j, c := range closes {
 			v := qf
 			v += q * c
 			vals[j] = v

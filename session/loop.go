@@ -123,6 +123,11 @@ type Loop struct {
 	Span func(index int, bars strategy.Bars)
 
 	trading bool
+	// floats is the replay's cache of closes converted to float64,
+	// handed with the bars to Skip and to Span (strategy.Bars.Cache), so
+	// the strategy's Skip and the equity Span samples convert each close
+	// once.
+	floats *strategy.FloatCache
 }
 
 // spanFeed is a Feed whose bars ahead the fast path may take: a Replay.
@@ -227,6 +232,10 @@ func (l *Loop) skip(sf spanFeed) error {
 	if !ok || !l.Sim.Idle(feed.Symbol) {
 		return nil
 	}
+	if l.floats == nil {
+		l.floats = strategy.NewFloatCache(1024)
+	}
+	bars = bars.WithCache(l.floats)
 	n := l.Runtime.Skip(feed, bars)
 	if n == 0 {
 		return nil
@@ -238,8 +247,7 @@ func (l *Loop) skip(sf spanFeed) error {
 	if l.SetClock != nil {
 		l.SetClock(at)
 	}
-	s, lo, _ := bars.Series()
-	l.Span(0, strategy.NewBars(s, lo, lo+n))
+	l.Span(0, bars.Head(n))
 	return nil
 }
 

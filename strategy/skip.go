@@ -46,10 +46,31 @@ var ErrSkipping = errors.New("strategy: orders are refused during Skip (the fast
 type Bars struct {
 	s      *marketdata.Series
 	lo, hi int
+	// cache is the closes' float cache the bars' readers share (a
+	// replay's: Bars.Cache), nil for none.
+	cache *FloatCache
 }
 
 // NewBars is bars [lo, hi) of s.
 func NewBars(s *marketdata.Series, lo, hi int) Bars { return Bars{s: s, lo: lo, hi: hi} }
+
+// WithCache is b with c as the float cache of its closes that its readers
+// share (Cache), nil for none.
+func (b Bars) WithCache(c *FloatCache) Bars { b.cache = c; return b }
+
+// Cache is the float cache of the bars' closes shared by their readers:
+// a backtest's replay hands one with the bars to Skip and reads the
+// closes Skip converted from it again for the equity it samples over the
+// bars taken, so each close is converted once. Nil when the bars come
+// without one (NewBars): a strategy then keeps its own.
+func (b Bars) Cache() *FloatCache { return b.cache }
+
+// Head is the first n bars (the ones Skip took, say), with the same
+// cache.
+func (b Bars) Head(n int) Bars {
+	b.hi = b.lo + min(max(n, 0), b.hi-b.lo)
+	return b
+}
 
 // Len is the number of bars.
 func (b Bars) Len() int { return b.hi - b.lo }
@@ -66,11 +87,16 @@ func (b Bars) Field(f marketdata.Field, i int) exchange.Fixed {
 
 // Floats is field f of the bars as float64, read straight from the
 // series' column: At(i) is Field(f, i).Float64(), bit for bit, without
-// building the Fixed (an indicator's input in a Skip loop).
+// building the Fixed (an indicator's input in a Skip loop). The closes'
+// Fill copies the values the bars' Cache holds instead of converting
+// them again.
 func (b Bars) Floats(f marketdata.Field) Floats {
 	v := Floats{col: b.s.Ints(f)[b.lo:b.hi], exp: b.s.Exp(f)}
 	if v.exp <= 0 && v.exp >= -22 {
 		v.div, v.lim = math.Pow10(int(-v.exp)), 1<<54+1 // 10^k is exact up to 1e22
+	}
+	if f == marketdata.Close && b.cache != nil {
+		v.cache, v.s, v.lo = b.cache, b.s, b.lo
 	}
 	return v
 }
@@ -85,6 +111,11 @@ type Floats struct {
 	div float64
 	lim uint64
 	exp int32
+	// cache holds closes of s converted already (col is s's closes from
+	// lo on), nil for none.
+	cache *FloatCache
+	s     *marketdata.Series
+	lo    int
 }
 
 // Len is the number of bars.
@@ -101,10 +132,29 @@ func (v Floats) At(i int) float64 {
 
 // Fill sets dst to the values of bars from, from+1, ... (as many as fit
 // and there are) and returns how many it set: At over a run, in one loop.
+// Values the bars' cache holds are copied from it.
 func (v Floats) Fill(dst []float64, from int) int {
-	src := v.col[from:]
-	n := min(len(dst), len(src))
-	dst, src = dst[:n], src[:n]
+	n := min(len(dst), len(v.col)-from)
+	dst = dst[:n]
+	if c := v.cache; c != nil && c.s == v.s {
+		// dst[a:b] is what the cache holds: bars c.from … of s.
+		at := v.lo + from
+		a, b := min(max(c.from-at, 0), n), min(max(c.from+len(c.vals)-at, 0), n)
+		if a < b {
+			v.convert(dst[:a], from)
+			copy(dst[a:b], c.vals[at+a-c.from:])
+			v.convert(dst[b:], from+b)
+			return n
+		}
+	}
+	v.convert(dst, from)
+	return n
+}
+
+// convert sets dst to the values of bars from, from+1, … (len(dst) of
+// them, all there).
+func (v Floats) convert(dst []float64, from int) {
+	src := v.col[from : from+len(dst)]
 	for j, c := range src {
 		if uint64(c+1<<53) < v.lim {
 			dst[j] = float64(c) / v.div
@@ -112,7 +162,6 @@ func (v Floats) Fill(dst []float64, from int) int {
 			dst[j] = exactFloat(c, v.exp)
 		}
 	}
-	return n
 }
 
 // exactFloat is At through exchange.Fixed.Float64, for the values the
@@ -120,6 +169,72 @@ func (v Floats) Fill(dst []float64, from int) int {
 //
 //go:noinline
 func exactFloat(c int64, exp int32) float64 { return exchange.Fixed{Coef: c, Exp: exp}.Float64() }
+
+// FloatCache holds closes of a series converted to float64, as
+// Bars.Floats converts them: those of bars from, from+1, … of one series,
+// up to its capacity. A strategy's Skip takes closes from it a chunk at a
+// time (Closes); a run that stops at a cross leaves values converted past
+// it, which the next run takes instead of converting them again, and
+// whoever reads the same bars' closes after Skip (the backtest sampling
+// the equity over the bars taken: Bars.Cache) copies them from it.
+type FloatCache struct {
+	s    *marketdata.Series
+	from int
+	vals []float64 // a prefix of buf
+	buf  []float64
+}
+
+// NewFloatCache is an empty cache of n closes (at least one).
+func NewFloatCache(n int) *FloatCache { return &FloatCache{buf: make([]float64, max(n, 1))} }
+
+// Cap is how many closes the cache holds at most.
+func (c *FloatCache) Cap() int { return len(c.buf) }
+
+// Closes returns the closes of bars at, at+1, …: the ones the cache holds
+// from there on, else at most size of them (and at most the room there
+// is) converted now: after the ones it holds when they end at bar at (a
+// full cache keeps its last quarter for that), so a run taken a chunk at
+// a time stays whole in the cache for the next reader unless longer than
+// a quarter of Cap, else in place of them. At least one when at is inside
+// the bars, none past their end. The slice is the cache's: read it, do not
+// change it (others read the same values), and only until the next call.
+func (c *FloatCache) Closes(bars Bars, at, size int) []float64 {
+	i := bars.lo + at
+	if at >= bars.Len() || at < 0 {
+		return nil
+	}
+	if c.s != bars.s || i < c.from || i >= c.from+len(c.vals) {
+		k := 0 // where the new values go in buf
+		if c.s == bars.s && i == c.from+len(c.vals) && len(c.vals) > 0 {
+			if len(c.vals) == len(c.buf) {
+				// Full: the last quarter is kept, moved to the front,
+				// so a run shorter than that which began in it stays
+				// whole.
+				keep := len(c.buf) / 4
+				copy(c.buf, c.vals[len(c.vals)-keep:])
+				c.from += len(c.vals) - keep
+				c.vals = c.buf[:keep]
+			}
+			k = len(c.vals)
+		}
+		n := min(max(size, 1), len(c.buf)-k, bars.Len()-at)
+		bars.Floats(marketdata.Close).convert(c.buf[k:k+n], at)
+		if k == 0 {
+			c.s, c.from = bars.s, i
+		}
+		c.vals = c.buf[:k+n]
+	}
+	return c.vals[i-c.from : min(len(c.vals), bars.hi-c.from)]
+}
+
+// Held returns the closes of all the bars when the cache holds them, read
+// only as Closes's, and false when it does not (or c is nil).
+func (c *FloatCache) Held(bars Bars) ([]float64, bool) {
+	if c == nil || c.s != bars.s || bars.lo < c.from || bars.hi > c.from+len(c.vals) {
+		return nil, false
+	}
+	return c.vals[bars.lo-c.from : bars.hi-c.from], true
+}
 
 // Kline is bar i whole, as OnKline would receive it.
 func (b Bars) Kline(i int) exchange.FixedKline { return b.s.FixedKline(b.lo + i) }

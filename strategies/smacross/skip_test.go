@@ -88,9 +88,18 @@ func BenchmarkSkip(b *testing.B) {
 func TestSkipTakesWhatOnKlineWouldOnlyUpdate(t *testing.T) {
 	s := walk(t, 20_000, 3)
 	f := strategy.Feed{Symbol: "BTCUSDT", Interval: exchange.Interval1m}
-	for _, p := range []map[string]any{
+	for k, p := range []map[string]any{
 		{"ma": "sma"}, {"ma": "ema"}, {"ma": "sma", "entry": "state"}, {"ma": "sma", "fast": 3, "slow": 200},
+		{"ma": "sma"}, {"ma": "sma", "fast": 3, "slow": 200},
 	} {
+		// The last two take their closes from a cache the bars bring
+		// (a replay's, which the backtest reads again): every run taken
+		// is held in it whole unless longer than a quarter of it.
+		var shared *strategy.FloatCache
+		if k >= 4 {
+			shared = strategy.NewFloatCache(256)
+		}
+		held, long := 0, 0
 		st, err := New(strategy.Config{Symbols: []string{"BTCUSDT"}, Params: p})
 		if err != nil {
 			t.Fatal(err)
@@ -118,7 +127,22 @@ func TestSkipTakesWhatOnKlineWouldOnlyUpdate(t *testing.T) {
 			if k%3 == 2 {
 				hi = min(hi, i+7) // a short offer, taken whole unless a signal comes first
 			}
-			n := sk.Skip(nil, f, strategy.NewBars(s, i, hi))
+			bars := strategy.NewBars(s, i, hi).WithCache(shared)
+			n := sk.Skip(nil, f, bars)
+			if shared != nil && n > 0 {
+				if vals, ok := shared.Held(bars.Head(n)); ok {
+					held++
+					for j, v := range vals {
+						if math.Float64bits(v) != math.Float64bits(s.Float(marketdata.Close, i+j)) {
+							t.Fatalf("%v: the cache holds %v for bar %d, want %v", p, v, i+j, s.Float(marketdata.Close, i+j))
+						}
+					}
+				} else if n <= shared.Cap()/4 {
+					t.Fatalf("%v: a run of %d bars from %d is not held", p, n, i)
+				} else {
+					long++
+				}
+			}
 			if i += n; i == hi {
 				continue
 			}
@@ -131,6 +155,12 @@ func TestSkipTakesWhatOnKlineWouldOnlyUpdate(t *testing.T) {
 		}
 		if !slices.Equal(stops, want) {
 			t.Fatalf("%v: Skip stopped at %d bars, the reference signals at %d (first: %v, %v)", p, len(stops), len(want), stops[:min(5, len(stops))], want[:min(5, len(want))])
+		}
+		if shared != nil {
+			t.Logf("%v: %d runs held by the shared cache, %d longer than a quarter of it", p, held, long)
+		}
+		if shared != nil && (held < 100 || long > held/10) {
+			t.Fatalf("%v: %d runs held by the cache, %d longer than it", p, held, long)
 		}
 		if len(want) < 100 {
 			t.Fatalf("%v: only %d signals in %d bars", p, len(want), s.Len())

@@ -39,7 +39,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
-	"github.com/spotbot/spotbot/marketdata"
 	"github.com/spotbot/spotbot/strategy"
 	"github.com/spotbot/spotbot/strategy/indicator"
 )
@@ -96,7 +95,7 @@ func New(cfg strategy.Config) (strategy.Strategy, error) {
 	if len(cfg.Symbols) == 0 {
 		return nil, errors.New("symbols: smacross needs at least one symbol")
 	}
-	s := &Strategy{p: p, books: map[string]*book{}, closes: closeCache{buf: make([]float64, 1024)}}
+	s := &Strategy{p: p, books: map[string]*book{}, closes: strategy.NewFloatCache(1024)}
 	for _, sym := range cfg.Symbols {
 		b := &book{}
 		var err error
@@ -139,8 +138,9 @@ type book struct {
 type Strategy struct {
 	p     Params
 	books map[string]*book
-	// closes holds closes converted for Skip.
-	closes closeCache
+	// closes holds closes converted for Skip, for bars that come without
+	// a cache of their own (Bars.Cache).
+	closes *strategy.FloatCache
 	// last is the book of the symbol of the last bar, found again
 	// without a map lookup while bars of one symbol follow each other.
 	last struct {
@@ -197,9 +197,11 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 // Skip implements strategy.Skipper: it takes bars while the averages
 // neither cross nor (entry: state) stand fast above slow, the bars on
 // which OnKline would only update them. The closes are converted a chunk
-// at a time (closeCache); two primed simple averages go through
-// indicator.AdvancePair, others bar by bar (Advance, and Undo for the bar
-// that would buy or sell, which is left for OnKline).
+// at a time into a strategy.FloatCache (the bars' own, which the backtest
+// then reads the closes from again, else the instance's); two primed
+// simple averages go through indicator.AdvancePair, others bar by bar
+// (Advance, and Undo for the bar that would buy or sell, which is left
+// for OnKline).
 func (s *Strategy) Skip(_ strategy.Context, f strategy.Feed, bars strategy.Bars) int {
 	b := s.book(f.Symbol)
 	if b == nil {
@@ -208,11 +210,15 @@ func (s *Strategy) Skip(_ strategy.Context, f strategy.Feed, bars strategy.Bars)
 	state := s.p.Entry == EntryState
 	fastSMA, _ := b.fast.(*indicator.SMA)
 	slowSMA, _ := b.slow.(*indicator.SMA)
+	closes := bars.Cache()
+	if closes == nil {
+		closes = s.closes
+	}
 	// A run usually ends within a few dozen bars (at a cross), so the
 	// chunks start small and double.
 	size := 32
 	for done := 0; done < bars.Len(); {
-		vals := s.closes.get(bars, done, size)
+		vals := closes.Closes(bars, done, size)
 		var took int
 		if fastSMA != nil && slowSMA != nil && b.primed {
 			// Primed, both averages are ready at every bar: a bar stops
@@ -225,32 +231,9 @@ func (s *Strategy) Skip(_ strategy.Context, f strategy.Feed, bars strategy.Bars)
 		if done += took; took < len(vals) {
 			return done
 		}
-		size = min(2*size, len(s.closes.buf))
+		size = min(2*size, closes.Cap())
 	}
 	return bars.Len()
-}
-
-// closeCache holds closes converted for Skip: those of bars from, from+1,
-// … of series s, in vals. A run that stops at a cross leaves values
-// converted past it, and the next run (from the bar after the cross) takes
-// them instead of converting them again.
-type closeCache struct {
-	s    *marketdata.Series
-	from int
-	vals []float64 // a prefix of buf
-	buf  []float64
-}
-
-// get returns the closes of bars at, at+1, … (at most size of them when
-// it converts, and none past the bars' end).
-func (c *closeCache) get(bars strategy.Bars, at, size int) []float64 {
-	s, lo, hi := bars.Series()
-	i := lo + at
-	if c.s != s || i < c.from || i >= c.from+len(c.vals) {
-		n := bars.Floats(marketdata.Close).Fill(c.buf[:size], at)
-		c.s, c.from, c.vals = s, i, c.buf[:n]
-	}
-	return c.vals[i-c.from : min(len(c.vals), hi-c.from)]
 }
 
 // advance is Skip over vals bar by bar, through the average interface:
