@@ -182,16 +182,25 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 	if ctx.WarmingUp() || len(ctx.OpenOrders(bar.Symbol)) > 0 {
 		return nil
 	}
+	_, err := s.act(ctx, bar.Symbol, above, crossed, bar.Close, false)
+	return err
+}
+
+// act is what OnKline does once the averages stand above or not and
+// crossed or not: buy, sell or nothing. It reports whether it placed an
+// order or logged; dry does neither, and reports whether it would (Skip
+// takes a signal bar that would do nothing).
+func (s *Strategy) act(ctx strategy.Context, symbol string, above, crossed bool, last exchange.Fixed, dry bool) (bool, error) {
 	if !crossed {
 		if above && s.p.Entry == EntryState {
-			return s.buy(ctx, bar.Symbol, bar.Close) // it buys only while flat
+			return s.buy(ctx, symbol, last, dry) // it buys only while flat
 		}
-		return nil
+		return false, nil
 	}
 	if above {
-		return s.buy(ctx, bar.Symbol, bar.Close)
+		return s.buy(ctx, symbol, last, dry)
 	}
-	return s.sell(ctx, bar.Symbol, bar.Close)
+	return s.sell(ctx, symbol, last, dry)
 }
 
 // Skip implements strategy.Skipper: it takes bars while the averages
@@ -202,7 +211,7 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 // simple averages go through indicator.AdvancePair, others bar by bar
 // (Advance, and Undo for the bar that would buy or sell, which is left
 // for OnKline).
-func (s *Strategy) Skip(_ strategy.Context, f strategy.Feed, bars strategy.Bars) int {
+func (s *Strategy) Skip(ctx strategy.Context, f strategy.Feed, bars strategy.Bars) int {
 	b := s.book(f.Symbol)
 	if b == nil {
 		return bars.Len() // OnKline ignores a symbol it has no book for
@@ -229,11 +238,39 @@ func (s *Strategy) Skip(_ strategy.Context, f strategy.Feed, bars strategy.Bars)
 			took = b.advance(vals, state)
 		}
 		if done += took; took < len(vals) {
-			return done
+			if !s.quiet(ctx, f.Symbol, b, vals[took], bars.Close(done)) {
+				return done
+			}
+			done++ // taken as OnKline would take it
+			continue
 		}
 		size = min(2*size, closes.Cap())
 	}
 	return bars.Len()
+}
+
+// quiet advances the averages over the bar Skip stopped at (its close c,
+// and last as a Fixed) and reports whether OnKline would do nothing else
+// on it: a signal the position or the balance cannot follow, with no log
+// line (act, dry). When it would act, the averages are taken back and the
+// bar is left for OnKline. A nil ctx (no instance) leaves every such bar.
+func (s *Strategy) quiet(ctx strategy.Context, symbol string, b *book, c float64, last exchange.Fixed) bool {
+	if ctx == nil {
+		return false
+	}
+	fast, fastReady := b.fast.Advance(c)
+	slow, slowReady := b.slow.Advance(c)
+	if !fastReady || !slowReady {
+		return true // no signal before both are ready
+	}
+	above := fast > slow
+	if acts, err := s.act(ctx, symbol, above, b.primed && above != b.above, last, true); acts || err != nil {
+		b.fast.Undo()
+		b.slow.Undo()
+		return false
+	}
+	b.above, b.primed = above, true
+	return true
 }
 
 // advance is Skip over vals bar by bar, through the average interface:
@@ -261,10 +298,10 @@ func (b *book) advance(vals []float64, state bool) int {
 // the symbol's last price in OnKline (the runtime sets it from the bar it
 // delivers), compared as it is: no decimal of it is built unless a log
 // line quotes a product, so the risk gate finds it compact too.
-func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed) error {
+func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed, dry bool) (bool, error) {
 	info, err := ctx.Rules(symbol)
 	if err != nil {
-		return err
+		return true, err
 	}
 	// The comparisons below run on every bar of a buy signal while flat;
 	// CmpMulFixed and CmpDecimal give decimal's answers without building
@@ -274,16 +311,18 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed)
 	// asset) does not count as a position.
 	if held := ctx.Position(symbol).Qty; held.IsZero() && min.Sign() <= 0 ||
 		!held.IsZero() && exchange.CmpMulFixed(min, held, last) <= 0 {
-		return nil
+		return false, nil
 	}
 	var o exchange.NewOrder
 	if s.p.Quantity.IsPositive() {
 		o.Quantity = info.FloorQty(s.p.Quantity)
 		if exchange.CmpMulFixed(min, o.Quantity, last) > 0 {
-			if l := ctx.Log(); l.Enabled(context.Background(), slog.LevelInfo) {
-				l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", o.Quantity.Mul(last.Decimal()))
+			l := ctx.Log()
+			if !l.Enabled(context.Background(), slog.LevelInfo) || dry {
+				return l.Enabled(context.Background(), slog.LevelInfo), nil
 			}
-			return nil
+			l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", o.Quantity.Mul(last.Decimal()))
+			return true, nil
 		}
 	} else {
 		// The amount is free × fraction floored to the quote's decimals;
@@ -292,29 +331,34 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed)
 		free := ctx.Balance(info.QuoteAsset).Free
 		amount, short := s.quoteAmount(info, free, min)
 		if short {
-			if l := ctx.Log(); l.Enabled(context.Background(), slog.LevelInfo) {
-				l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", info.FloorQuote(free.Mul(s.p.Fraction)))
+			l := ctx.Log()
+			if !l.Enabled(context.Background(), slog.LevelInfo) || dry {
+				return l.Enabled(context.Background(), slog.LevelInfo), nil
 			}
-			return nil
+			l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", info.FloorQuote(free.Mul(s.p.Fraction)))
+			return true, nil
 		}
 		o.QuoteOrderQty = amount
 	}
+	if dry {
+		return true, nil
+	}
 	o.Symbol, o.Side, o.Type = symbol, exchange.SideBuy, exchange.TypeMarket
 	_, err = ctx.Place(o)
-	return ignoreRefusal(err)
+	return true, ignoreRefusal(err)
 }
 
 // sell places a market sell of the whole position, floored to the
 // symbol's quantity step and capped by the free balance, unless it is
 // below the minimum at last, the bar's close (as buy).
-func (s *Strategy) sell(ctx strategy.Context, symbol string, last exchange.Fixed) error {
+func (s *Strategy) sell(ctx strategy.Context, symbol string, last exchange.Fixed, dry bool) (bool, error) {
 	info, err := ctx.Rules(symbol)
 	if err != nil {
-		return err
+		return true, err
 	}
 	held := ctx.Position(symbol).Qty
 	if held.Sign() <= 0 {
-		return nil // nothing to sell: floored and capped by the free balance, still not positive
+		return false, nil // nothing to sell: floored and capped by the free balance, still not positive
 	}
 	qty := info.FloorQty(held)
 	// Flooring keeps order, so the free balance's floor can be below the
@@ -326,13 +370,18 @@ func (s *Strategy) sell(ctx strategy.Context, symbol string, last exchange.Fixed
 		}
 	}
 	if !qty.IsPositive() || exchange.CmpMulFixed(info.MinNotional(exchange.TypeMarket), qty, last) > 0 {
-		if l := ctx.Log(); qty.IsPositive() && l.Enabled(context.Background(), slog.LevelInfo) {
+		l := ctx.Log()
+		logs := qty.IsPositive() && l.Enabled(context.Background(), slog.LevelInfo)
+		if logs && !dry {
 			l.Info("sell signal skipped: amount below the minimum", "symbol", symbol, "qty", qty)
 		}
-		return nil
+		return logs, nil
+	}
+	if dry {
+		return true, nil
 	}
 	_, err = ctx.Place(exchange.NewOrder{Symbol: symbol, Side: exchange.SideSell, Type: exchange.TypeMarket, Quantity: qty})
-	return ignoreRefusal(err)
+	return true, ignoreRefusal(err)
 }
 
 // ignoreRefusal keeps a refused order from stopping the instance: the
