@@ -56,3 +56,29 @@ func BenchmarkComputeFlat(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "points/s")
 }
+
+// BenchmarkComputeMoving is BenchmarkCompute over a curve that moves at
+// 85% of its points (a run holding a position most of the time, as the
+// million-bar smacross run's does), returns of random sign, in stretches
+// between flat ones: points/s.
+func BenchmarkComputeMoving(b *testing.B) {
+	const n = 1_000_000
+	r := rand.New(rand.NewPCG(9, 10))
+	var c Curve
+	v := 10_000.0
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	for i := range n {
+		if (i/20)%20 >= 3 {
+			v *= 1 + (r.Float64()-0.5)*0.002
+		}
+		c.Append(t0+int64(i)*60_000, v)
+	}
+	in := ComputeInput{Curve: c, Exact: map[int]decimal.Decimal{0: decimal.NewFromInt(10_000)}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if m := Compute(in); m.Bars != n {
+			b.Fatal(m.Bars)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "points/s")
+}

@@ -58,9 +58,14 @@ func naiveCurveStats(c []float64, at func(int) int64) (peak, n int, sum, ss, dow
 			pk, pkIdx, depth = v, i, 0
 			continue
 		}
+		// Compared, not max: a NaN depth (an infinite peak) deepens nothing.
 		dd := (pk - v) / pk
-		depth = max(depth, dd)
-		maxDD = max(maxDD, dd)
+		if dd > depth {
+			depth = dd
+		}
+		if dd > maxDD {
+			maxDD = dd
+		}
 	}
 	if depth > 0 {
 		ended(len(c) - 1)
@@ -95,34 +100,84 @@ func TestComputeFlatStretches(t *testing.T) {
 			}
 			c[i] = v
 		}
-		var cv Curve
-		for i, v := range c {
-			cv.Append(int64(i)*60_000+int64(i/50)*3_600_000, v)
+		checkCurveStats(t, k, c)
+	}
+}
+
+// checkCurveStats holds Compute's curve statistics over c (points a
+// minute apart, with an hour's gap every 50) to naiveCurveStats', to the
+// bit; k names the curve in a failure.
+func checkCurveStats(t *testing.T, k int, c []float64) {
+	t.Helper()
+	n := len(c)
+	var cv Curve
+	for i, v := range c {
+		cv.Append(int64(i)*60_000+int64(i/50)*3_600_000, v)
+	}
+	m := Compute(ComputeInput{Curve: cv})
+	peak, nn, sum, ss, down, maxDD, maxDur, avgDD := naiveCurveStats(c, cv.At)
+	ppy := periodsPerYear(cv)
+	want := Metrics{MaxDrawdownPct: maxDD * 100, MaxDrawdownDur: maxDur.String(), AvgDrawdownPct: avgDD * 100}
+	if f0, f1 := c[0], c[n-1]; nn > 1 && ppy > 0 && f0 > 0 && f1 > 0 {
+		mean := sum / float64(nn)
+		sd := math.Sqrt(ss / float64(nn-1))
+		want.AnnVolPct = sd * math.Sqrt(ppy) * 100
+		if sd > 0 {
+			want.Sharpe = mean / sd * math.Sqrt(ppy)
 		}
-		m := Compute(ComputeInput{Curve: cv})
-		peak, nn, sum, ss, down, maxDD, maxDur, avgDD := naiveCurveStats(c, cv.At)
-		ppy := periodsPerYear(cv)
-		want := Metrics{MaxDrawdownPct: maxDD * 100, MaxDrawdownDur: maxDur.String(), AvgDrawdownPct: avgDD * 100}
-		if f0, f1 := c[0], c[n-1]; nn > 1 && ppy > 0 && f0 > 0 && f1 > 0 {
-			mean := sum / float64(nn)
-			sd := math.Sqrt(ss / float64(nn-1))
-			want.AnnVolPct = sd * math.Sqrt(ppy) * 100
-			if sd > 0 {
-				want.Sharpe = mean / sd * math.Sqrt(ppy)
+		if dd := math.Sqrt(down / float64(nn)); dd > 0 {
+			want.Sortino = mean / dd * math.Sqrt(ppy)
+		}
+		want.AnnReturnPct = (math.Pow(f1/f0, ppy/float64(nn)) - 1) * 100
+	}
+	got := Metrics{MaxDrawdownPct: m.MaxDrawdownPct, MaxDrawdownDur: m.MaxDrawdownDur, AvgDrawdownPct: m.AvgDrawdownPct,
+		AnnVolPct: m.AnnVolPct, Sharpe: m.Sharpe, Sortino: m.Sortino, AnnReturnPct: m.AnnReturnPct}
+	bits := func(x Metrics) [7]uint64 {
+		return [7]uint64{math.Float64bits(x.MaxDrawdownPct), math.Float64bits(x.AvgDrawdownPct), math.Float64bits(x.AnnVolPct),
+			math.Float64bits(x.Sharpe), math.Float64bits(x.Sortino), math.Float64bits(x.AnnReturnPct), uint64(len(x.MaxDrawdownDur))}
+	}
+	if bits(got) != bits(want) || got.MaxDrawdownDur != want.MaxDrawdownDur || m.EquityPeak != exactAt(cv, nil, peak) {
+		t.Fatalf("curve %d (%d points): got %+v peak %s,\nwant %+v peak %s\n%v", k, n, got, m.EquityPeak, want, exactAt(cv, nil, peak), c)
+	}
+}
+
+// TestComputeMovingCurves is TestComputeFlatStretches over curves that
+// move at most points, as a run holding a position does (returns of
+// random sign, new highs and new lows, so every branch Compute takes
+// without one goes both ways), with a few flat stretches, zeros of both
+// signs, negative values, infinities and NaNs.
+func TestComputeMovingCurves(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for k := range 600 {
+		n := 2 + r.IntN(2000)
+		c := make([]float64, n)
+		v := 100.0
+		drift := (r.Float64() - 0.5) * 0.004
+		for i := range c {
+			switch x := r.IntN(200); {
+			case x < 150:
+				v *= 1 + drift + (r.Float64()-0.5)*0.02
+			case x < 180:
+				// flat: the point before's value
+			case x < 185:
+				v *= 1 + (r.Float64()-0.5)*1e-15 // a return that may round to 0
+			case x == 185 && k%3 == 0:
+				v = math.Copysign(0, float64(r.IntN(2))-0.5)
+			case x == 186 && k%5 == 1:
+				v = -v
+			case x == 187 && k%7 == 2:
+				v = math.Inf(1 - 2*r.IntN(2))
+			case x == 188 && k%11 == 3:
+				v = math.NaN()
+			case x == 189 && k%13 == 4:
+				v = math.MaxFloat64
+			default:
+				if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) || v == math.MaxFloat64 {
+					v = 100 * (0.5 + r.Float64())
+				}
 			}
-			if dd := math.Sqrt(down / float64(nn)); dd > 0 {
-				want.Sortino = mean / dd * math.Sqrt(ppy)
-			}
-			want.AnnReturnPct = (math.Pow(f1/f0, ppy/float64(nn)) - 1) * 100
+			c[i] = v
 		}
-		got := Metrics{MaxDrawdownPct: m.MaxDrawdownPct, MaxDrawdownDur: m.MaxDrawdownDur, AvgDrawdownPct: m.AvgDrawdownPct,
-			AnnVolPct: m.AnnVolPct, Sharpe: m.Sharpe, Sortino: m.Sortino, AnnReturnPct: m.AnnReturnPct}
-		bits := func(x Metrics) [7]uint64 {
-			return [7]uint64{math.Float64bits(x.MaxDrawdownPct), math.Float64bits(x.AvgDrawdownPct), math.Float64bits(x.AnnVolPct),
-				math.Float64bits(x.Sharpe), math.Float64bits(x.Sortino), math.Float64bits(x.AnnReturnPct), uint64(len(x.MaxDrawdownDur))}
-		}
-		if bits(got) != bits(want) || got.MaxDrawdownDur != want.MaxDrawdownDur || m.EquityPeak != exactAt(cv, nil, peak) {
-			t.Fatalf("curve %d (%d points): got %+v peak %s,\nwant %+v peak %s\n%v", k, n, got, m.EquityPeak, want, exactAt(cv, nil, peak), c)
-		}
+		checkCurveStats(t, k, c)
 	}
 }

@@ -94,51 +94,92 @@ func (s *decSum) toBig() {
 	}
 }
 
+// term is a decimal with its coefficient and exponent when they fit an
+// int64 (smallOf; else big): a fill's amount goes into several sums, and
+// is looked at once. The zero value is zero.
+type term struct {
+	d   decimal.Decimal
+	c   int64
+	e   int32
+	big bool
+}
+
+// termOf is d as a term.
+func termOf(d decimal.Decimal) term {
+	c, e, ok := smallOf(d)
+	return term{d: d, c: c, e: e, big: !ok}
+}
+
+// zero reports whether the term is zero (a zero always fits).
+func (t *term) zero() bool { return !t.big && t.c == 0 }
+
 // Add adds d.
 func (s *decSum) Add(d decimal.Decimal) {
-	if !s.isBig {
-		if c, e, ok := smallOf(d); ok && s.addSmall(c, e) {
-			return
-		}
-		s.toBig()
-	}
-	s.d = s.d.Add(d)
+	t := termOf(d)
+	s.addTerm(&t, false)
 }
 
 // Sub subtracts d.
 func (s *decSum) Sub(d decimal.Decimal) {
+	t := termOf(d)
+	s.addTerm(&t, true)
+}
+
+// addTerm adds t, or subtracts it when neg.
+func (s *decSum) addTerm(t *term, neg bool) {
 	if !s.isBig {
-		if c, e, ok := smallOf(d); ok && s.addSmall(-c, e) {
+		c := t.c
+		if neg {
+			c = -c // at most 18 digits: no overflow
+		}
+		if !t.big && s.addSmall(c, t.e) {
 			return
 		}
 		s.toBig()
 	}
-	s.d = s.d.Sub(d)
+	if neg {
+		s.d = s.d.Sub(t.d)
+	} else {
+		s.d = s.d.Add(t.d)
+	}
 }
 
 // SubMul subtracts a×b.
 func (s *decSum) SubMul(a, b decimal.Decimal) {
-	if !s.isBig && (a.IsZero() || b.IsZero()) {
-		return
-	}
+	ta, tb := termOf(a), termOf(b)
+	s.addMul(&ta, &tb, true)
+}
+
+// addMul adds a×b, or subtracts it when neg.
+func (s *decSum) addMul(a, b *term, neg bool) {
 	if !s.isBig {
-		ac, ae, aok := smallOf(a)
-		bc, be, bok := smallOf(b)
-		if aok && bok {
-			hi, lo := bits.Mul64(abs64(ac), abs64(bc))
-			if hi == 0 && lo <= math.MaxInt64 {
-				p := int64(lo)
-				if (ac < 0) == (bc < 0) {
-					p = -p
-				}
-				if s.addSmall(p, ae+be) {
-					return
-				}
-			}
+		if a.zero() || b.zero() {
+			return
+		}
+		if !a.big && !b.big && s.addMulSmall(a.c, a.e, b.c, b.e, neg) {
+			return
 		}
 		s.toBig()
 	}
-	s.d = s.d.Sub(a.Mul(b))
+	if neg {
+		s.d = s.d.Sub(a.d.Mul(b.d))
+	} else {
+		s.d = s.d.Add(a.d.Mul(b.d))
+	}
+}
+
+// addMulSmall adds (ac×10^ae)×(bc×10^be), negated when neg, or reports
+// false and leaves s as it was when the product or the sum does not fit.
+func (s *decSum) addMulSmall(ac int64, ae int32, bc int64, be int32, neg bool) bool {
+	hi, lo := bits.Mul64(abs64(ac), abs64(bc))
+	if hi != 0 || lo > math.MaxInt64 {
+		return false
+	}
+	p := int64(lo)
+	if (ac < 0) != (bc < 0) != neg {
+		p = -p
+	}
+	return s.addSmall(p, ae+be)
 }
 
 // AddSum adds t (negated when neg).
@@ -194,27 +235,31 @@ func (s *decSum) Sign() int {
 
 // Cmp compares the sum with d.
 func (s *decSum) Cmp(d decimal.Decimal) int {
-	if !s.isBig {
-		if c, e, ok := smallOf(d); ok {
-			a, b := s.c, c
-			var ok bool
-			if e < s.exp {
-				a, ok = scale10(a, s.exp-e)
-			} else {
-				b, ok = scale10(b, e-s.exp)
+	t := termOf(d)
+	return s.cmpTerm(&t)
+}
+
+// cmpTerm compares the sum with t.
+func (s *decSum) cmpTerm(t *term) int {
+	if !s.isBig && !t.big {
+		a, b := s.c, t.c
+		var ok bool
+		if t.e < s.exp {
+			a, ok = scale10(a, s.exp-t.e)
+		} else {
+			b, ok = scale10(b, t.e-s.exp)
+		}
+		if ok {
+			switch {
+			case a < b:
+				return -1
+			case a > b:
+				return 1
 			}
-			if ok {
-				switch {
-				case a < b:
-					return -1
-				case a > b:
-					return 1
-				}
-				return 0
-			}
+			return 0
 		}
 	}
-	return s.Decimal().Cmp(d)
+	return s.Decimal().Cmp(t.d)
 }
 
 // quo is a/b as Decimal.Div gives it: rounded half away from zero to

@@ -355,47 +355,61 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 	fills := d.journal.Fills(0)
 	res := &Result{Curve: d.curve, Exact: d.exact, Exposure: d.exposure, Fills: fills, Balances: bal, BuyHold: map[string][2]decimal.Decimal{},
 		Stopped: stopped(d.rt.Instances()), Locks: d.journal.Locks()}
-	records := make([]FillRecord, 0, len(fills))
-	steps := make([]decimal.Decimal, len(d.rules))
-	for i := range d.rules {
-		steps[i] = decimal.New(1, -d.rules[i].QtyScale())
-	}
-	var fees, volume decSum
-	for i := range fills {
-		f := &fills[i]
-		ri := d.rule(f.Symbol)
-		r := &d.rules[ri]
-		rec := FillRecord{Instance: f.Instance, Symbol: f.Symbol, Side: exchange.SideSell, Price: f.Price, Qty: f.Qty, QuoteQty: f.QuoteQty, Time: f.Time,
-			Step: steps[ri]}
-		if f.IsBuyer {
-			rec.Side = exchange.SideBuy
-		} else {
-			rec.Reason = d.journal.Reason(f.ClientOrderID)
-		}
-		switch f.CommissionAsset {
-		case r.QuoteAsset:
-			rec.FeeQuote = f.Commission
-		case r.BaseAsset:
-			rec.FeeInBase = f.Commission
-			rec.FeeQuote = f.Commission.Mul(f.Price)
-		case "":
-		default:
-			rec.FeeQuote = f.Commission.Mul(d.price(f.CommissionAsset + r.QuoteAsset))
-		}
-		fees.Add(rec.FeeQuote)
-		volume.Add(f.QuoteQty)
-		records = append(records, rec)
-	}
-	res.Trades = RoundTrips(records)
+	var fees, volume decimal.Decimal
+	res.Trades, fees, volume = d.roundTrips(fills)
 	for i, sym := range d.symbols {
 		if d.first[i].Coef != 0 {
 			res.BuyHold[sym] = [2]decimal.Decimal{d.first[i].Decimal(), d.last[i].Decimal()}
 		}
 	}
 	st := d.rt.Stats()
-	res.Metrics = Compute(ComputeInput{Curve: d.curve, Exact: d.exact, Exposed: d.exposure, Trades: res.Trades, Fees: fees.Decimal(), Volume: volume.Decimal(),
+	res.Metrics = Compute(ComputeInput{Curve: d.curve, Exact: d.exact, Exposed: d.exposure, Trades: res.Trades, Fees: fees, Volume: volume,
 		BuyHoldPct: buyHoldPct(res.BuyHold), Rejected: st.Refused})
 	return res, nil
+}
+
+// roundTrips folds the fills into round trips (RoundTrips' folding, fed
+// straight from the fills rather than through FillRecords) and sums the
+// fees, valued in the quote asset, and the volume traded.
+func (d *driver) roundTrips(fills []Fill) (trades []Trade, fees, volume decimal.Decimal) {
+	sells := 0
+	for i := range fills {
+		if !fills[i].IsBuyer {
+			sells++
+		}
+	}
+	rt := newRoundTripper(sells)
+	steps := make([]term, len(d.rules))
+	for i := range d.rules {
+		steps[i] = termOf(decimal.New(1, -d.rules[i].QtyScale()))
+	}
+	var feeSum, volSum decSum
+	for i := range fills {
+		f := &fills[i]
+		ri := d.rule(f.Symbol)
+		r := &d.rules[ri]
+		tf := tripFill{instance: f.Instance, symbol: f.Symbol, buy: f.IsBuyer, time: f.Time,
+			price: termOf(f.Price), qty: termOf(f.Qty), quoteQty: termOf(f.QuoteQty), step: steps[ri]}
+		if !f.IsBuyer {
+			tf.reason = d.journal.Reason(f.ClientOrderID)
+		}
+		switch f.CommissionAsset {
+		case r.QuoteAsset:
+			tf.feeQuote = termOf(f.Commission)
+			feeSum.addTerm(&tf.feeQuote, false)
+		case r.BaseAsset:
+			// Valued at the fill's price, without building the product.
+			tf.feeInBase, tf.baseFee = termOf(f.Commission), true
+			feeSum.addMul(&tf.feeInBase, &tf.price, false)
+		case "":
+		default:
+			tf.feeQuote = termOf(f.Commission.Mul(d.price(f.CommissionAsset + r.QuoteAsset)))
+			feeSum.addTerm(&tf.feeQuote, false)
+		}
+		volSum.addTerm(&tf.quoteQty, false)
+		rt.fold(&tf)
+	}
+	return rt.trades(), feeSum.Decimal(), volSum.Decimal()
 }
 
 // price is the last close of a symbol, zero when it has no data.

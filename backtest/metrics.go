@@ -8,9 +8,6 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-
-	"github.com/spotbot/spotbot/exchange"
-	"github.com/spotbot/spotbot/strategy"
 )
 
 // Exposure marks, a bit per curve point, the points at which some position
@@ -85,141 +82,6 @@ func exactAt(c Curve, exact map[int]decimal.Decimal, i int) string {
 		return d.String()
 	}
 	return strconv.FormatFloat(c.Values[i], 'f', -1, 64)
-}
-
-// Trade is a round trip of one instance in one symbol: from a flat
-// position to a position and back to flat. Scaling in and out is folded
-// in: entry and exit prices are volume-weighted. Two instances trading one
-// symbol hold positions of their own, so their round trips are apart.
-type Trade struct {
-	// Instance is the strategy instance whose orders made the trade.
-	Instance  string
-	Symbol    string
-	EntryTime time.Time
-	ExitTime  time.Time
-	// Qty is the base bought net of fees paid in the base asset: what
-	// could be sold, so (ExitPrice − EntryPrice) × Qty − Fees = PnL.
-	Qty        decimal.Decimal
-	EntryPrice decimal.Decimal // average buy price
-	ExitPrice  decimal.Decimal // average sell price
-	Fees       decimal.Decimal // in the quote asset (base and token fees valued at the fill price)
-	PnL        decimal.Decimal // proceeds − cost − fees, in the quote asset
-	ReturnPct  float64         // PnL / cost × 100
-	// ExitReason is why the trade closed: the reason of the sell that
-	// closed it (strategy.ExitStopLoss, ...), strategy.ExitSignal for the
-	// strategy's own sell.
-	ExitReason string
-}
-
-// Duration is how long the trade was open.
-func (t Trade) Duration() time.Duration { return t.ExitTime.Sub(t.EntryTime) }
-
-// FillRecord is a fill as the metrics need it.
-type FillRecord struct {
-	// Instance is the strategy instance that placed the order.
-	Instance  string
-	Symbol    string
-	Side      exchange.Side
-	Price     decimal.Decimal
-	Qty       decimal.Decimal
-	QuoteQty  decimal.Decimal
-	FeeQuote  decimal.Decimal // the commission valued in the quote asset
-	FeeInBase decimal.Decimal // the part of the commission paid in the base asset
-	Time      time.Time
-	// Step is the symbol's quantity step: a holding smaller than it cannot
-	// be sold, so a position that falls below it is flat (the residue a
-	// fee paid in the base asset leaves behind).
-	Step decimal.Decimal
-	// Reason is the reason the runtime placed the order (an exit's); ""
-	// for the strategy's own orders.
-	Reason string
-}
-
-// RoundTrips folds fills (in time order) into round-trip trades, one
-// position per instance and symbol. A position still open at the end is
-// not a trade.
-func RoundTrips(fills []FillRecord) []Trade {
-	type open struct {
-		active               bool
-		t                    Trade
-		baseFees             decSum // fees paid in the base asset, in base
-		held, cost, proceeds decSum
-		bought, sold         decSum
-		net                  decSum // bought less fees paid in base
-		// extFees are fees not paid in the base asset. Fees paid in base
-		// shrink the quantity that can be sold, so the proceeds already
-		// reflect them and they must not be subtracted again.
-		extFees decSum
-	}
-	sells := 0 // each trade ends at a sell
-	for i := range fills {
-		if fills[i].Side != exchange.SideBuy {
-			sells++
-		}
-	}
-	// An instance's position in a symbol is reused from one trade to the
-	// next.
-	type key struct{ instance, symbol string }
-	cur := map[key]*open{}
-	out := make([]Trade, 0, sells)
-	for i := range fills {
-		f := &fills[i]
-		k := key{f.Instance, f.Symbol}
-		o := cur[k]
-		if o == nil || !o.active {
-			if f.Side != exchange.SideBuy {
-				continue // selling what was held before the run: not a round trip
-			}
-			if o == nil {
-				o = new(open)
-				cur[k] = o
-			}
-			*o = open{active: true, t: Trade{Instance: f.Instance, Symbol: f.Symbol, EntryTime: f.Time}}
-		}
-		o.extFees.Add(f.FeeQuote)
-		o.extFees.SubMul(f.FeeInBase, f.Price)
-		if f.Side == exchange.SideBuy {
-			o.held.Add(f.Qty)
-			o.held.Sub(f.FeeInBase)
-			o.cost.Add(f.QuoteQty)
-			o.bought.Add(f.Qty)
-			o.net.Add(f.Qty)
-			o.net.Sub(f.FeeInBase)
-			o.baseFees.Add(f.FeeInBase)
-			continue
-		}
-		o.held.Sub(f.Qty)
-		o.proceeds.Add(f.QuoteQty)
-		o.sold.Add(f.Qty)
-		if o.held.Sign() > 0 && o.held.Cmp(f.Step) >= 0 {
-			continue
-		}
-		t := o.t
-		t.ExitTime = f.Time
-		t.Qty = o.net.Decimal()
-		t.EntryPrice = quo(&o.cost, &o.bought)
-		// Base fees are valued at the entry price: the cost of the
-		// quantity they took, so (exit − entry) × qty − fees = PnL.
-		t.Fees = o.extFees.Decimal().Add(o.baseFees.Decimal().Mul(t.EntryPrice))
-		t.ExitPrice = quo(&o.proceeds, &o.sold)
-		pnl := o.proceeds
-		pnl.AddSum(o.cost, true)
-		pnl.AddSum(o.extFees, true)
-		t.PnL = pnl.Decimal()
-		t.ExitReason = f.Reason
-		if t.ExitReason == "" {
-			t.ExitReason = strategy.ExitSignal
-		}
-		t.ReturnPct = quoFloat(&pnl, &o.cost) * 100
-		out = append(out, t)
-		o.active = false
-	}
-	// Fills come in time order, so the trades usually already are.
-	byExit := func(a, b Trade) int { return a.ExitTime.Compare(b.ExitTime) }
-	if !slices.IsSortedFunc(out, byExit) {
-		slices.SortStableFunc(out, byExit)
-	}
-	return out
 }
 
 // Metrics are a run's results. Percentages are in percent (12.5 = 12.5%).
@@ -358,7 +220,7 @@ func Compute(in ComputeInput) Metrics {
 	peak := 0
 	var n int
 	var sum float64
-	draw := drawdown{peak: c[0]}
+	draw := drawdown{peak: c[0], low: c[0]}
 	for i := 1; i < len(c); i++ {
 		v := c[i]
 		if v == c[i-1] {
@@ -380,25 +242,32 @@ func Compute(in ComputeInput) Metrics {
 			i = j - 1
 			continue
 		}
-		if v > c[peak] {
-			peak = i
-		}
-		// A flat bar's return, +0, leaves the sum as it is (never −0: no
-		// return is), so it is only counted: most bars of a run are
-		// flat, and the additions are a chain the processor waits on.
-		if r, ok := periodReturn(c[i-1], v); ok {
-			if r != 0 {
-				sum += r
-			}
+		// A moving point's return (periodReturn: v differs from the
+		// point before). One that rounds to +0 leaves the sum as it is
+		// (the sum starts at +0 and no return is −0, so it is never −0).
+		if a := c[i-1]; a > 0 {
+			sum += v/a - 1
 			n++
 		}
 		// The drawdowns (drawdown), written out here: a call per point
-		// would cost more than the rest of the loop.
+		// would cost more than the rest of the loop. The drawdown's peak
+		// is the highest value so far, as c[peak] is (the same number,
+		// maybe −0 for +0), so only a point at it can be a new highest.
 		if v >= draw.peak {
+			if v > c[peak] {
+				peak = i
+			}
 			if draw.depth > 0 {
 				draw.ended(&cv, i)
 			}
-			draw.peak, draw.peakIdx, draw.depth = v, i, 0
+			draw.peak, draw.peakIdx, draw.depth, draw.low = v, i, 0, v
+			continue
+		}
+		// Below a finite positive peak, (peak − v) / peak falls as v
+		// rises (each correctly rounded step is monotonic), so a point
+		// not below the lowest since the peak cannot deepen the
+		// drawdown: its division is skipped.
+		if !(v < draw.low) && draw.peak > 0 && draw.peak <= math.MaxFloat64 {
 			continue
 		}
 		dd := (draw.peak - v) / draw.peak
@@ -408,6 +277,7 @@ func Compute(in ComputeInput) Metrics {
 		if dd > draw.maxDD {
 			draw.maxDD = dd
 		}
+		draw.low = min(draw.low, v)
 	}
 	first := peak
 	for i := range in.Exact {
@@ -430,28 +300,7 @@ func Compute(in ComputeInput) Metrics {
 	if n > 1 && ppy > 0 && f0 > 0 && f1 > 0 {
 		m.AnnReturnPct = (math.Pow(f1/f0, ppy/float64(n)) - 1) * 100
 		mean := sum / float64(n)
-		var ss, down float64
-		for i := 1; i < len(c); i++ {
-			if mean == 0 && c[i] == c[i-1] {
-				// A flat bar adds (0 − 0)² = +0: nothing, as a whole
-				// stretch of them does.
-				for i+1 < len(c) && c[i+1] == c[i] {
-					i++
-				}
-				continue
-			}
-			r, ok := periodReturn(c[i-1], c[i])
-			if !ok {
-				continue
-			}
-			// Adding +0 changes nothing (ss is never −0): skipped.
-			if d := r - mean; d != 0 {
-				ss += d * d
-			}
-			if r < 0 {
-				down += r * r
-			}
-		}
+		ss, down := deviations(c, mean)
 		sd := math.Sqrt(ss / float64(n-1))
 		m.AnnVolPct = sd * math.Sqrt(ppy) * 100
 		if sd > 0 {
@@ -469,6 +318,52 @@ func Compute(in ComputeInput) Metrics {
 	}
 	tradeStats(&m, in.Trades)
 	return m
+}
+
+// deviations sums, over the defined returns of the points of c in order
+// (periodReturn), the squared deviations from mean and the squares of
+// the negative returns: what the plain loop adding (r − mean)² and, for
+// r < 0, r² at each point gives, to the bit (TestDeviations), as cheaply
+// as it can be had.
+//
+// A flat point's return is 0, so its square deviation is mean², added
+// point by point (the additions round); with mean 0 that is +0, which
+// changes nothing (the sums start at +0 and only ever add values that
+// are not −0, so they are never −0), so a flat stretch is then skipped.
+// A moving point adds r² to down through a mask rather than a branch: the
+// sign of a return is a coin toss the processor would mispredict at
+// every other point, which cost more than the rest of the loop; a masked
+// r² is +0, which changes nothing.
+func deviations(c []float64, mean float64) (ss, down float64) {
+	m2 := mean * mean // (0 − mean)², the same bits as (−mean)·(−mean)
+	for i := 1; i < len(c); i++ {
+		a, b := c[i-1], c[i]
+		if b == a {
+			j := i + 1
+			for j < len(c) && c[j] == a {
+				j++
+			}
+			if a > 0 && m2 != 0 {
+				for range j - i {
+					ss += m2
+				}
+			}
+			i = j - 1
+			continue
+		}
+		if !(a > 0) {
+			continue // no return from a point that is not positive
+		}
+		r := b/a - 1
+		d := r - mean
+		ss += d * d
+		var neg uint64
+		if r < 0 {
+			neg = math.MaxUint64
+		}
+		down += math.Float64frombits(math.Float64bits(r*r) & neg)
+	}
+	return ss, down
 }
 
 // meanStd returns the mean and the sample standard deviation (n−1).
@@ -502,6 +397,7 @@ func periodReturn(a, b float64) (float64, bool) {
 type drawdown struct {
 	peak    float64
 	peakIdx int
+	low     float64 // the lowest point since the peak (the peak at first)
 	depth   float64 // of the current period
 	sum     float64 // the depths of the periods so far, added in order
 	periods int
