@@ -1,15 +1,14 @@
 package app
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/spotbot/spotbot/internal/procfs"
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/scripts/benchrun"
@@ -88,17 +87,6 @@ func resetPeakRSS() bool {
 // peakRSSKB is the process's peak resident set (VmHWM) in kB, or 0 where
 // it cannot be read.
 func peakRSSKB() int64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb
-		}
-	}
-	return 0
+	kb, _ := procfs.KB("/proc/self/status", "VmHWM")
+	return kb
 }

@@ -15,11 +15,12 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/spotbot/spotbot/internal/procfs"
 
 	"github.com/shopspring/decimal"
 
@@ -465,20 +466,9 @@ func procMemory(t *testing.T, pid int) (rss, hwm int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) < 2 {
-			continue
-		}
-		n, _ := strconv.Atoi(f[1])
-		switch f[0] {
-		case "VmRSS:":
-			rss = n
-		case "VmHWM:":
-			hwm = n
-		}
-	}
-	return rss, hwm
+	r, _ := procfs.Parse(b, "VmRSS")
+	h, _ := procfs.Parse(b, "VmHWM")
+	return int(r), int(h)
 }
 
 const (

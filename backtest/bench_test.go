@@ -5,10 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/spotbot/spotbot/internal/procfs"
 
 	"github.com/shopspring/decimal"
 
@@ -142,17 +142,8 @@ func settleHeap(run func()) {
 // peakRSSKB is the process's peak resident set (VmHWM) in kB, or 0 where
 // /proc is not available.
 func peakRSSKB() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb
-		}
-	}
-	return 0
+	kb, _ := procfs.KB("/proc/self/status", "VmHWM")
+	return kb
 }
 
 func millionSpec(bars *marketdata.Series) Spec {

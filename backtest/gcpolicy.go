@@ -1,12 +1,11 @@
 package backtest
 
 import (
-	"bufio"
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strconv"
-	"strings"
+
+	"github.com/spotbot/spotbot/internal/procfs"
 )
 
 // A sweep's runs allocate many short-lived values over a live heap that is
@@ -56,20 +55,6 @@ func SweepMemory() (limit int64, restore func()) {
 // totalMemory is the machine's memory in bytes from /proc/meminfo, or 0
 // where that cannot be read.
 func totalMemory() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				return 0
-			}
-			return kb << 10
-		}
-	}
-	return 0
+	kb, _ := procfs.KB("/proc/meminfo", "MemTotal")
+	return kb << 10
 }
