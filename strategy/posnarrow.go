@@ -246,7 +246,7 @@ func (m *posMath) realizedOf(p *Position) (wideDec, bool) {
 // fill.
 func (m *posMath) setRealized(p *Position, w wideDec) {
 	if c, ok := w.c.int64(); ok {
-		p.Realized = decimal.New(c, w.exp)
+		p.Realized = exchange.NewDecimal(c, w.exp)
 	} else {
 		m.a.SetUint64(w.c.hi)
 		m.a.Lsh(&m.a, 64)
