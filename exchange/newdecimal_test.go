@@ -54,6 +54,12 @@ func sameDecimal(t *testing.T, a, b decimal.Decimal) {
 			t.Fatalf("an operation on %s gave %s (exp %d) and %s (exp %d)", b, x, x.Exponent(), y, y.Exponent())
 		}
 	}
+	if !reflect.DeepEqual(a, b) { // the same big.Int value behind the pointer
+		t.Fatalf("NewDecimal %#v, decimal.New %#v", a, b)
+	}
+	if zeroInt.Sign() != 0 || zeroInt.Bits() != nil {
+		t.Fatalf("the shared zero became %s", &zeroInt)
+	}
 	if a.StringFixed(10) != b.StringFixed(10) || a.InexactFloat64() != b.InexactFloat64() {
 		t.Fatalf("%s formats differently", b)
 	}
@@ -91,8 +97,48 @@ func TestNewDecimalAllocatesOnce(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { sink = NewDecimal(-52345, -6) }); n != 1 {
 		t.Fatalf("%v allocations, want 1", n)
 	}
+	if n := testing.AllocsPerRun(100, func() { sink = NewDecimal128(true, 3, 4, -30) }); n != 1 {
+		t.Fatalf("NewDecimal128: %v allocations, want 1", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { sink = NewDecimal(0, -6) }); n != 0 {
+		t.Fatalf("zero: %v allocations, want 0", n)
+	}
 	if n := testing.AllocsPerRun(100, func() { sink = decimal.New(-52345, -6) }); n != 2 {
 		t.Fatalf("decimal.New: %v allocations, want 2", n)
 	}
 	_ = sink
+}
+
+// wideOf is the big.Int NewDecimal128's arguments stand for.
+func wideOf(neg bool, hi, lo uint64) *big.Int {
+	b := new(big.Int).SetUint64(hi)
+	b.Lsh(b, 64).Or(b, new(big.Int).SetUint64(lo))
+	if neg {
+		b.Neg(b)
+	}
+	return b
+}
+
+func TestNewDecimal128IsNewFromBigInt(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		neg    bool
+		hi, lo uint64
+		exp    int32
+	}{
+		{false, 0, 0, -4}, {true, 0, 0, 2}, {false, 0, 12345, -3}, {true, 0, 12345, -3},
+		{false, 0, math.MaxInt64, -18}, {true, 0, math.MaxInt64 + 1, -18}, {false, 0, math.MaxUint64, -20},
+		{false, 1, 0, -30}, {true, 1, 5, -30}, {false, math.MaxUint64, math.MaxUint64, 0}, {true, 12, 34, 7},
+	} {
+		sameDecimal(t, NewDecimal128(c.neg, c.hi, c.lo, c.exp), decimal.NewFromBigInt(wideOf(c.neg, c.hi, c.lo), c.exp))
+	}
+}
+
+func FuzzNewDecimal128(f *testing.F) {
+	f.Add(false, uint64(1), uint64(2), int32(-30))
+	f.Add(true, uint64(0), uint64(math.MaxUint64), int32(-6))
+	f.Fuzz(func(t *testing.T, neg bool, hi, lo uint64, exp int32) {
+		exp %= 40
+		sameDecimal(t, NewDecimal128(neg, hi, lo, exp), decimal.NewFromBigInt(wideOf(neg, hi, lo), exp))
+	})
 }
