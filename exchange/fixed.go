@@ -29,10 +29,10 @@ func FixedOf(d decimal.Decimal) (Fixed, bool) {
 	return Fixed{Coef: d.CoefficientInt64(), Exp: d.Exponent()}, true
 }
 
-// Decimal is the value as a decimal: decimal.New(Coef, Exp), the same
+// Decimal is the value as a decimal: NewDecimal(Coef, Exp), the same
 // coefficient and exponent, so its text and arithmetic are those of the
 // decimal the bar was read as.
-func (f Fixed) Decimal() decimal.Decimal { return decimal.New(f.Coef, f.Exp) }
+func (f Fixed) Decimal() decimal.Decimal { return NewDecimal(f.Coef, f.Exp) }
 
 // fixedPow10 holds 10^0 … 10^22, every power of ten a float64 holds
 // exactly.

@@ -99,7 +99,7 @@ func truncate(d decimal.Decimal, places int32) decimal.Decimal {
 	if sm.sign < 0 {
 		c = -c
 	}
-	return decimal.New(c, -places)
+	return NewDecimal(c, -places)
 }
 
 // MinNotional returns the minimum quote value of an order of type t.

@@ -230,8 +230,8 @@ func (g *Gate) Check(ctx context.Context, o exchange.NewOrder, v View) error {
 	// A sell's value is read only by the order-value limit.
 	var notional decimal.Decimal
 	if o.Side == exchange.SideBuy || g.limits.MaxOrderValue.IsPositive() {
-		if fixed && o.Type == exchange.TypeMarket {
-			last = lastFix.Decimal() // quantity × last
+		if fixed && o.Type == exchange.TypeMarket && !o.QuoteOrderQty.IsPositive() {
+			last = lastFix.Decimal() // quantity × last; a quote-sized order's value is its amount
 		}
 		notional = orderValue(o, last)
 	}

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
 )
 
 // Equity for the kill switch is valued at every bar. The holdings only
@@ -148,7 +150,7 @@ func sumTerms(terms []equityTerm, exp0 int32) (decimal.Decimal, bool) {
 		}
 		sum = s
 	}
-	return decimal.New(sum, exp), true
+	return exchange.NewDecimal(sum, exp), true
 }
 
 func abs64(c int64) uint64 {

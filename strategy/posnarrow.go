@@ -245,18 +245,7 @@ func (m *posMath) realizedOf(p *Position) (wideDec, bool) {
 // setRealized sets p's realised profit to w, remembering it for p's next
 // fill.
 func (m *posMath) setRealized(p *Position, w wideDec) {
-	if c, ok := w.c.int64(); ok {
-		p.Realized = decimal.New(c, w.exp)
-	} else {
-		m.a.SetUint64(w.c.hi)
-		m.a.Lsh(&m.a, 64)
-		m.b.SetUint64(w.c.lo)
-		m.a.Or(&m.a, &m.b)
-		if w.c.neg {
-			m.a.Neg(&m.a)
-		}
-		p.Realized = decimal.NewFromBigInt(&m.a, w.exp)
-	}
+	p.Realized = exchange.NewDecimal128(w.c.neg, w.c.hi, w.c.lo, w.exp)
 	m.realizedFor, m.realizedDec, m.realized = p, p.Realized, w
 }
 

@@ -6,6 +6,8 @@ import (
 	"math/bits"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
 )
 
 // amount is an exact decimal, coef × 10^exp, kept in an int64 while it fits
@@ -57,7 +59,7 @@ func (a amount) dec() decimal.Decimal {
 	if a.wide {
 		return a.d
 	}
-	return decimal.New(a.coef, a.exp)
+	return exchange.NewDecimal(a.coef, a.exp)
 }
 
 func (a amount) String() string { return a.dec().String() }

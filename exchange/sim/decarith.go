@@ -5,6 +5,8 @@ import (
 	"math/bits"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
 )
 
 // A fill computes a trade's quote amount and adds to the order's executed
@@ -38,7 +40,7 @@ func mulDec(a, b decimal.Decimal) decimal.Decimal {
 			if (ac < 0) != (bc < 0) {
 				c = -c
 			}
-			return decimal.New(c, int32(e))
+			return exchange.NewDecimal(c, int32(e))
 		}
 	}
 	return a.Mul(b)
@@ -61,7 +63,7 @@ func sumDec(a, b decimal.Decimal, neg bool) decimal.Decimal {
 	bc, be, ok2 := narrowOf(b)
 	if ok1 && ok2 {
 		if s, e, ok := sumNarrow(ac, ae, bc, be, neg); ok {
-			return decimal.New(s, e)
+			return exchange.NewDecimal(s, e)
 		}
 	}
 	if neg {
@@ -160,7 +162,7 @@ func floorQuotient(n, d decimal.Decimal, qtyScale int32) decimal.Decimal {
 	dc, de, ok2 := narrowOf(d)
 	if ok1 && ok2 {
 		if c, e, ok := divFloor(nc, ne, dc, de, int32(decimal.DivisionPrecision), qtyScale); ok {
-			return decimal.New(c, e)
+			return exchange.NewDecimal(c, e)
 		}
 	}
 	return n.Div(d).Truncate(qtyScale)
@@ -172,7 +174,7 @@ func floorQuotient(n, d decimal.Decimal, qtyScale int32) decimal.Decimal {
 func floorQuotientOf(n amount, d decimal.Decimal, qtyScale int32) decimal.Decimal {
 	if dc, de, ok := narrowOf(d); ok && !n.wide {
 		if c, e, ok := divFloor(n.coef, n.exp, dc, de, int32(decimal.DivisionPrecision), qtyScale); ok {
-			return decimal.New(c, e)
+			return exchange.NewDecimal(c, e)
 		}
 	}
 	return floorQuotient(n.dec(), d, qtyScale)

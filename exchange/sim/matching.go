@@ -496,7 +496,7 @@ func (x *Exchange) quoteLeft(m *market, left, quote, price decimal.Decimal) (dec
 				if f <= 0 {
 					return decimal.Decimal{}, true
 				}
-				return decimal.New(c, e), false
+				return exchange.NewDecimal(c, e), false
 			}
 		}
 	}

@@ -1,0 +1,144 @@
+package exchange
+
+import (
+	"math"
+	"math/big"
+	"reflect"
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+// TestDecimalLayout holds decimalLayout to the decimal package's struct:
+// the same fields, in order, of the same types at the same offsets.
+func TestDecimalLayout(t *testing.T) {
+	t.Parallel()
+	dt, lt := reflect.TypeFor[decimal.Decimal](), reflect.TypeFor[decimalLayout]()
+	if dt.NumField() != lt.NumField() || dt.Size() != lt.Size() {
+		t.Fatalf("decimal.Decimal has %d fields in %d bytes, the mirror %d in %d", dt.NumField(), dt.Size(), lt.NumField(), lt.Size())
+	}
+	for i := range dt.NumField() {
+		d, l := dt.Field(i), lt.Field(i)
+		if d.Name != l.Name || d.Type != l.Type || d.Offset != l.Offset {
+			t.Errorf("field %d: decimal has %s %s at %d, the mirror %s %s at %d", i, d.Name, d.Type, d.Offset, l.Name, l.Type, l.Offset)
+		}
+	}
+	if dt.Field(0).Type != reflect.TypeFor[*big.Int]() {
+		t.Errorf("decimal's value is %s", dt.Field(0).Type)
+	}
+}
+
+// sameDecimal reports how a differs from b, the decimal.New of the same
+// coefficient and exponent, in anything a caller can see: value, text,
+// exponent, coefficient, and the results of arithmetic on both.
+func sameDecimal(t *testing.T, a, b decimal.Decimal) {
+	t.Helper()
+	if a.String() != b.String() || a.Exponent() != b.Exponent() || a.Coefficient().Cmp(b.Coefficient()) != 0 ||
+		a.CoefficientInt64() != b.CoefficientInt64() || a.Sign() != b.Sign() || !a.Equal(b) || a.NumDigits() != b.NumDigits() {
+		t.Fatalf("NewDecimal %s (exp %d), decimal.New %s (exp %d)", a, a.Exponent(), b, b.Exponent())
+	}
+	other := decimal.RequireFromString("-3.14159")
+	for _, op := range []func(decimal.Decimal) decimal.Decimal{
+		func(d decimal.Decimal) decimal.Decimal { return d.Add(other) },
+		func(d decimal.Decimal) decimal.Decimal { return d.Sub(other) },
+		func(d decimal.Decimal) decimal.Decimal { return d.Mul(other) },
+		func(d decimal.Decimal) decimal.Decimal { return d.Div(other) },
+		func(d decimal.Decimal) decimal.Decimal { return d.Neg() },
+		func(d decimal.Decimal) decimal.Decimal { return d.Abs() },
+		func(d decimal.Decimal) decimal.Decimal { return d.Truncate(2) },
+		func(d decimal.Decimal) decimal.Decimal { return d.Round(3) },
+		func(d decimal.Decimal) decimal.Decimal { return d.Add(d) },
+	} {
+		x, y := op(a), op(b)
+		if x.String() != y.String() || x.Exponent() != y.Exponent() {
+			t.Fatalf("an operation on %s gave %s (exp %d) and %s (exp %d)", b, x, x.Exponent(), y, y.Exponent())
+		}
+	}
+	if !reflect.DeepEqual(a, b) { // the same big.Int value behind the pointer
+		t.Fatalf("NewDecimal %#v, decimal.New %#v", a, b)
+	}
+	if zeroInt.Sign() != 0 || zeroInt.Bits() != nil {
+		t.Fatalf("the shared zero became %s", &zeroInt)
+	}
+	if a.StringFixed(10) != b.StringFixed(10) || a.InexactFloat64() != b.InexactFloat64() {
+		t.Fatalf("%s formats differently", b)
+	}
+	// Arithmetic leaves the operands as they were.
+	if a.String() != b.String() {
+		t.Fatalf("an operation changed %s into %s", b, a)
+	}
+}
+
+func TestNewDecimalIsDecimalNew(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		coef int64
+		exp  int32
+	}{
+		{0, 0}, {0, -8}, {1, 0}, {-1, 0}, {52345, -6}, {-120, -2}, {7, 3}, {150000, -5},
+		{math.MaxInt64, -18}, {math.MinInt64, -18}, {math.MinInt64 + 1, 4}, {123, -30}, {1 << 53, -9},
+	} {
+		sameDecimal(t, NewDecimal(c.coef, c.exp), decimal.New(c.coef, c.exp))
+	}
+}
+
+func FuzzNewDecimal(f *testing.F) {
+	f.Add(int64(52345), int32(-6))
+	f.Add(int64(-1), int32(3))
+	f.Add(int64(math.MinInt64), int32(-18))
+	f.Fuzz(func(t *testing.T, coef int64, exp int32) {
+		exp %= 40 // decimal's text of huge exponents is slow, not different
+		sameDecimal(t, NewDecimal(coef, exp), decimal.New(coef, exp))
+	})
+}
+
+func TestNewDecimalAllocatesOnce(t *testing.T) {
+	var sink decimal.Decimal
+	if n := testing.AllocsPerRun(100, func() { sink = NewDecimal(-52345, -6) }); n != 1 {
+		t.Fatalf("%v allocations, want 1", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { sink = NewDecimal128(true, 3, 4, -30) }); n != 1 {
+		t.Fatalf("NewDecimal128: %v allocations, want 1", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { sink = NewDecimal(0, -6) }); n != 0 {
+		t.Fatalf("zero: %v allocations, want 0", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { sink = decimal.New(-52345, -6) }); n != 2 {
+		t.Fatalf("decimal.New: %v allocations, want 2", n)
+	}
+	_ = sink
+}
+
+// wideOf is the big.Int NewDecimal128's arguments stand for.
+func wideOf(neg bool, hi, lo uint64) *big.Int {
+	b := new(big.Int).SetUint64(hi)
+	b.Lsh(b, 64).Or(b, new(big.Int).SetUint64(lo))
+	if neg {
+		b.Neg(b)
+	}
+	return b
+}
+
+func TestNewDecimal128IsNewFromBigInt(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		neg    bool
+		hi, lo uint64
+		exp    int32
+	}{
+		{false, 0, 0, -4}, {true, 0, 0, 2}, {false, 0, 12345, -3}, {true, 0, 12345, -3},
+		{false, 0, math.MaxInt64, -18}, {true, 0, math.MaxInt64 + 1, -18}, {false, 0, math.MaxUint64, -20},
+		{false, 1, 0, -30}, {true, 1, 5, -30}, {false, math.MaxUint64, math.MaxUint64, 0}, {true, 12, 34, 7},
+	} {
+		sameDecimal(t, NewDecimal128(c.neg, c.hi, c.lo, c.exp), decimal.NewFromBigInt(wideOf(c.neg, c.hi, c.lo), c.exp))
+	}
+}
+
+func FuzzNewDecimal128(f *testing.F) {
+	f.Add(false, uint64(1), uint64(2), int32(-30))
+	f.Add(true, uint64(0), uint64(math.MaxUint64), int32(-6))
+	f.Fuzz(func(t *testing.T, neg bool, hi, lo uint64, exp int32) {
+		exp %= 40
+		sameDecimal(t, NewDecimal128(neg, hi, lo, exp), decimal.NewFromBigInt(wideOf(neg, hi, lo), exp))
+	})
+}
