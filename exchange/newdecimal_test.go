@@ -9,25 +9,6 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// TestDecimalLayout holds decimalLayout to the decimal package's struct:
-// the same fields, in order, of the same types at the same offsets.
-func TestDecimalLayout(t *testing.T) {
-	t.Parallel()
-	dt, lt := reflect.TypeFor[decimal.Decimal](), reflect.TypeFor[decimalLayout]()
-	if dt.NumField() != lt.NumField() || dt.Size() != lt.Size() {
-		t.Fatalf("decimal.Decimal has %d fields in %d bytes, the mirror %d in %d", dt.NumField(), dt.Size(), lt.NumField(), lt.Size())
-	}
-	for i := range dt.NumField() {
-		d, l := dt.Field(i), lt.Field(i)
-		if d.Name != l.Name || d.Type != l.Type || d.Offset != l.Offset {
-			t.Errorf("field %d: decimal has %s %s at %d, the mirror %s %s at %d", i, d.Name, d.Type, d.Offset, l.Name, l.Type, l.Offset)
-		}
-	}
-	if dt.Field(0).Type != reflect.TypeFor[*big.Int]() {
-		t.Errorf("decimal's value is %s", dt.Field(0).Type)
-	}
-}
-
 // sameDecimal reports how a differs from b, the decimal.New of the same
 // coefficient and exponent, in anything a caller can see: value, text,
 // exponent, coefficient, and the results of arithmetic on both.
@@ -57,8 +38,10 @@ func sameDecimal(t *testing.T, a, b decimal.Decimal) {
 	if !reflect.DeepEqual(a, b) { // the same big.Int value behind the pointer
 		t.Fatalf("NewDecimal %#v, decimal.New %#v", a, b)
 	}
-	if zeroInt.Sign() != 0 || zeroInt.Bits() != nil {
-		t.Fatalf("the shared zero became %s", &zeroInt)
+	for k, z := range decimalZeros {
+		if z.Sign() != 0 || z.Exponent() != -int32(k) || z.Coefficient().Bits() != nil {
+			t.Fatalf("the shared zero of exponent %d became %s (exp %d)", -k, z, z.Exponent())
+		}
 	}
 	if a.StringFixed(10) != b.StringFixed(10) || a.InexactFloat64() != b.InexactFloat64() {
 		t.Fatalf("%s formats differently", b)
@@ -75,7 +58,7 @@ func TestNewDecimalIsDecimalNew(t *testing.T) {
 		coef int64
 		exp  int32
 	}{
-		{0, 0}, {0, -8}, {1, 0}, {-1, 0}, {52345, -6}, {-120, -2}, {7, 3}, {150000, -5},
+		{0, 0}, {0, -8}, {0, -36}, {0, -37}, {0, 5}, {1, 0}, {-1, 0}, {52345, -6}, {-120, -2}, {7, 3}, {150000, -5},
 		{math.MaxInt64, -18}, {math.MinInt64, -18}, {math.MinInt64 + 1, 4}, {123, -30}, {1 << 53, -9},
 	} {
 		sameDecimal(t, NewDecimal(c.coef, c.exp), decimal.New(c.coef, c.exp))
@@ -92,19 +75,23 @@ func FuzzNewDecimal(f *testing.F) {
 	})
 }
 
-func TestNewDecimalAllocatesOnce(t *testing.T) {
+func TestNewDecimalAllocations(t *testing.T) {
 	var sink decimal.Decimal
-	if n := testing.AllocsPerRun(100, func() { sink = NewDecimal(-52345, -6) }); n != 1 {
-		t.Fatalf("%v allocations, want 1", n)
-	}
-	if n := testing.AllocsPerRun(100, func() { sink = NewDecimal128(true, 3, 4, -30) }); n != 1 {
-		t.Fatalf("NewDecimal128: %v allocations, want 1", n)
-	}
-	if n := testing.AllocsPerRun(100, func() { sink = NewDecimal(0, -6) }); n != 0 {
-		t.Fatalf("zero: %v allocations, want 0", n)
-	}
-	if n := testing.AllocsPerRun(100, func() { sink = decimal.New(-52345, -6) }); n != 2 {
-		t.Fatalf("decimal.New: %v allocations, want 2", n)
+	for _, c := range []struct {
+		name string
+		f    func()
+		want float64
+	}{
+		{"a zero", func() { sink = NewDecimal(0, -6) }, 0},
+		{"a zero of exponent -36", func() { sink = NewDecimal(0, -36) }, 0},
+		{"a zero of exponent -37", func() { sink = NewDecimal(0, -37) }, 1}, // decimal.New's big.Int, without words
+		{"a value", func() { sink = NewDecimal(-52345, -6) }, 2},            // decimal.New's big.Int and its word
+		{"decimal.New", func() { sink = decimal.New(-52345, -6) }, 2},
+		{"NewDecimal128 within int64", func() { sink = NewDecimal128(true, 0, 4, -30) }, 2},
+	} {
+		if n := testing.AllocsPerRun(100, c.f); n != c.want {
+			t.Errorf("%s: %v allocations, want %v", c.name, n, c.want)
+		}
 	}
 	_ = sink
 }
