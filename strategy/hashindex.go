@@ -24,6 +24,22 @@ func (x *hashIndex) at(i int) (uint32, int32, bool) {
 	return uint32(s >> 32), int32(uint32(s)) - 1, s != 0
 }
 
+// find probes for hash h, asking same whether the entry at a position
+// with that hash is the one sought: it returns that position, or -1 and
+// the empty slot where a probe for h ends (for put). The index must have
+// slots (reserve).
+func (x *hashIndex) find(h uint32, same func(position int32) bool) (slot int, position int32) {
+	for i := x.start(h); ; i = x.next(i) {
+		sh, pos, used := x.at(i)
+		if !used {
+			return i, -1
+		}
+		if sh == h && same(pos) {
+			return i, pos
+		}
+	}
+}
+
 // put fills the empty slot i, where a probe for h ended, with position.
 func (x *hashIndex) put(i int, h uint32, position int32) {
 	x.slots[i] = uint64(h)<<32 | uint64(uint32(position+1))

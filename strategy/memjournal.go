@@ -85,15 +85,9 @@ func (j *MemoryJournal) RecordIntent(_ context.Context, in Intent) (bool, error)
 	}
 	h := uint32(maphash.String(j.seed, id))
 	j.intents.reserve()
-	i := j.intents.start(h)
-	for ; ; i = j.intents.next(i) {
-		sh, pos, used := j.intents.at(i)
-		if !used {
-			break
-		}
-		if sh == h && j.intentRecs[pos].id == id {
-			return false, nil
-		}
+	i, pos := j.intents.find(h, func(pos int32) bool { return j.intentRecs[pos].id == id })
+	if pos >= 0 {
+		return false, nil
 	}
 	j.intents.put(i, h, int32(len(j.intentRecs)))
 	j.intentRecs = append(j.intentRecs, intentRec{id: id})
@@ -112,15 +106,10 @@ func (j *MemoryJournal) intent(id string) *intentRec {
 		return nil
 	}
 	h := uint32(maphash.String(j.seed, id))
-	for i := j.intents.start(h); ; i = j.intents.next(i) {
-		sh, pos, used := j.intents.at(i)
-		if !used {
-			return nil
-		}
-		if sh == h && j.intentRecs[pos].id == id {
-			return &j.intentRecs[pos]
-		}
+	if _, pos := j.intents.find(h, func(pos int32) bool { return j.intentRecs[pos].id == id }); pos >= 0 {
+		return &j.intentRecs[pos]
 	}
+	return nil
 }
 
 // RecordAck implements Journal. The exchange is the authority on whether
@@ -182,15 +171,9 @@ func (j *MemoryJournal) RecordFill(_ context.Context, instance, clientOrderID st
 	key := fillKey{t.Symbol, t.ID}
 	h := uint32(maphash.Comparable(j.seed, key))
 	j.seen.reserve()
-	i := j.seen.start(h)
-	for ; ; i = j.seen.next(i) {
-		sh, pos, used := j.seen.at(i)
-		if !used {
-			break
-		}
-		if sh == h && j.fillKeys[pos] == key {
-			return false, nil
-		}
+	i, pos := j.seen.find(h, func(pos int32) bool { return j.fillKeys[pos] == key })
+	if pos >= 0 {
+		return false, nil
 	}
 	if len(j.fillKeys) >= math.MaxInt32-1 {
 		return false, fmt.Errorf("strategy: recording fill %s %s: the journal holds %d fills, its most", t.Symbol, t.ID, len(j.fillKeys))
