@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/shopspring/decimal"
+	"github.com/spotbot/spotbot/exchange"
 )
 
 // Every decimal.Decimal result allocates a big.Int, and a long run folds
@@ -13,9 +14,6 @@ import (
 // so adding to it allocates nothing; the values it hands out equal what
 // the same decimal arithmetic gives (reports print values, never the
 // coefficient and exponent a value happens to be stored as).
-
-// pow10u are the powers of ten that fit a uint64.
-var pow10u = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 
 // decSum is an exact sum of decimals: c×10^exp while that fits an int64,
 // else (once a term or the sum does not) the decimal d. The zero value is
@@ -38,10 +36,10 @@ func smallOf(d decimal.Decimal) (int64, int32, bool) {
 
 // scale10 returns c×10^k, or false when that overflows an int64.
 func scale10(c int64, k int32) (int64, bool) {
-	if k < 0 || int(k) >= len(pow10u) {
+	if k < 0 || k > exchange.MaxPow10 {
 		return 0, false
 	}
-	hi, lo := bits.Mul64(abs64(c), pow10u[k])
+	hi, lo := bits.Mul64(abs64(c), exchange.Pow10(int(k)))
 	if hi != 0 || lo > math.MaxInt64 {
 		return 0, false
 	}
@@ -294,12 +292,12 @@ func quoSmall(a, b *decSum, prec int32) (int64, bool) {
 	num, den := abs64(a.c), abs64(b.c)
 	var hi, lo uint64
 	switch {
-	case e >= int64(len(pow10u)) || -e >= int64(len(pow10u)):
+	case e > exchange.MaxPow10 || -e > exchange.MaxPow10:
 		return 0, false
 	case e >= 0:
-		hi, lo = bits.Mul64(num, pow10u[e])
+		hi, lo = bits.Mul64(num, exchange.Pow10(int(e)))
 	default:
-		h, l := bits.Mul64(den, pow10u[-e])
+		h, l := bits.Mul64(den, exchange.Pow10(int(-e)))
 		if h != 0 {
 			return 0, false
 		}

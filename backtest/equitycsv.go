@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/spotbot/spotbot/exchange"
 )
 
 // WriteEquityCSV writes the equity curve: one row per bar with the time,
@@ -325,7 +327,7 @@ func appendFixed(b []byte, v float64, prec int) []byte {
 		mant |= 1 << 52
 		e = bexp - 1075
 	}
-	hi, lo := bits.Mul64(mant, pow10u[prec])
+	hi, lo := bits.Mul64(mant, exchange.Pow10(prec))
 	var q uint64
 	switch s := uint(-e); {
 	case e >= 0:
@@ -365,7 +367,7 @@ func appendFixed(b []byte, v float64, prec int) []byte {
 	case 6:
 		ip, f = q/1e6, q%1e6
 	default:
-		ip, f = q/pow10u[prec], q%pow10u[prec]
+		ip, f = q/exchange.Pow10(prec), q%exchange.Pow10(prec)
 	}
 	b = strconv.AppendUint(b, ip, 10)
 	if prec == 0 {

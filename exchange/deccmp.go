@@ -17,8 +17,16 @@ import (
 // decOne is 1; never modified.
 var decOne = decimal.NewFromInt(1)
 
+// MaxPow10 is the largest k for which 10^k fits a uint64 (Pow10).
+const MaxPow10 = 19
+
+// Pow10 is 10^k for k from 0 to MaxPow10: the powers the integer
+// arithmetic of amounts scales by, here and in the packages that do that
+// arithmetic beside decimals. It panics for any other k.
+func Pow10(k int) uint64 { return pow10u[k] }
+
 // pow10u holds 10^0 … 10^19, every power of ten below 2^64.
-var pow10u = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+var pow10u = [MaxPow10 + 1]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 
 // small is a decimal as sign, magnitude and exponent: -mag×10^exp or
 // mag×10^exp.

@@ -1,6 +1,7 @@
 package exchange
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -94,5 +95,20 @@ func TestTruncateMatchesDecimal(t *testing.T) {
 	ours, theirs := testing.AllocsPerRun(100, func() { truncate(d, 4) }), testing.AllocsPerRun(100, func() { d.Truncate(4) })
 	if ours != 2 || theirs != 3 {
 		t.Errorf("%v allocations, decimal's %v; want 2 and 3", ours, theirs)
+	}
+}
+
+func TestPow10(t *testing.T) {
+	want := uint64(1)
+	for k := 0; k <= MaxPow10; k++ {
+		if got := Pow10(k); got != want {
+			t.Fatalf("Pow10(%d) = %d, want %d", k, got, want)
+		}
+		if k < MaxPow10 {
+			want *= 10
+		}
+	}
+	if hi, _ := bits.Mul64(Pow10(MaxPow10), 10); hi == 0 {
+		t.Fatalf("10^%d fits a uint64: MaxPow10 is too small", MaxPow10+1)
 	}
 }

@@ -130,13 +130,13 @@ func sumTerms(terms []equityTerm, exp0 int32) (decimal.Decimal, bool) {
 	var sum int64
 	for _, t := range terms {
 		k := int64(t.exp) - int64(exp)
-		if k >= int64(len(pow10u)) {
+		if k > exchange.MaxPow10 {
 			if t.c == 0 {
 				continue
 			}
 			return decimal.Decimal{}, false
 		}
-		hi, lo := bits.Mul64(abs64(t.c), pow10u[k])
+		hi, lo := bits.Mul64(abs64(t.c), exchange.Pow10(int(k)))
 		if hi != 0 || lo > math.MaxInt64 {
 			return decimal.Decimal{}, false
 		}

@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/shopspring/decimal"
+	"github.com/spotbot/spotbot/exchange"
 )
 
 // Position.Apply runs on every fill, and decimal allocates two objects for
@@ -39,15 +40,12 @@ func (m *posMath) scaleUp(z *big.Int, k int64) {
 	}
 	for k > 0 {
 		n := min(k, 19)
-		m.p.SetUint64(pow10u[n])
+		m.p.SetUint64(exchange.Pow10(int(n)))
 		m.t.Mul(z, &m.p)
 		z.Set(&m.t)
 		k -= n
 	}
 }
-
-// pow10u are the powers of ten that fit a uint64.
-var pow10u = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 
 // inInt32 reports whether every exponent fits decimal's int32 exponent;
 // outside it decimal panics, so callers fall back to decimal.

@@ -51,7 +51,7 @@ func (w wide) scale(k int64) (wide, bool) {
 	}
 	for k > 0 {
 		n := min(k, 19)
-		p := pow10u[n]
+		p := exchange.Pow10(int(n))
 		h1, l1 := bits.Mul64(w.lo, p)
 		h2, l2 := bits.Mul64(w.hi, p)
 		hi, carry := bits.Add64(l2, h1, 0)

@@ -9,9 +9,6 @@ import (
 	"github.com/spotbot/spotbot/exchange"
 )
 
-// pow10 holds 10^0 … 10^19, every power of ten below 2^64.
-var pow10 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
-
 // quoteAmount is a buy's amount, info.FloorQuote(free.Mul(fraction)),
 // and whether it is short: free not positive, or the amount below min or
 // not positive (free below min, or free × fraction below it, are short
@@ -65,11 +62,11 @@ func floorProduct(a, b decimal.Decimal, places int32) (exchange.Fixed, bool) {
 	k := -int64(places) - e // digits cut, > 0
 	var q uint64
 	switch {
-	case k < int64(len(pow10)):
-		if hi >= pow10[k] {
+	case k <= exchange.MaxPow10:
+		if hi >= exchange.Pow10(int(k)) {
 			return exchange.Fixed{}, false // the quotient does not fit 64 bits
 		}
-		q, _ = bits.Div64(hi, lo, pow10[k])
+		q, _ = bits.Div64(hi, lo, exchange.Pow10(int(k)))
 	case hi != 0:
 		return exchange.Fixed{}, false // rare: left to decimal
 	default:

@@ -81,7 +81,7 @@ func TestFloorProductRandom(t *testing.T) {
 	}
 }
 
-func pow10i(n int) int64 { return int64(pow10[n]) + 1 }
+func pow10i(n int) int64 { return int64(exchange.Pow10(n)) + 1 }
 
 func fmtFixed(f exchange.Fixed) string {
 	return decimal.NewFromInt(f.Coef).String() + "e" + decimal.NewFromInt(int64(f.Exp)).String()
