@@ -1,6 +1,7 @@
 package backtest
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 
@@ -248,13 +249,7 @@ func (s *decSum) cmpTerm(t *term) int {
 			b, ok = scale10(b, t.e-s.exp)
 		}
 		if ok {
-			switch {
-			case a < b:
-				return -1
-			case a > b:
-				return 1
-			}
-			return 0
+			return cmp.Compare(a, b)
 		}
 	}
 	return s.Decimal().Cmp(t.d)

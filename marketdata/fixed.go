@@ -1,6 +1,7 @@
 package marketdata
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
@@ -147,13 +148,7 @@ func (n num) cmp(m num) int {
 	a, aok := n.scaleTo(d)
 	b, bok := m.scaleTo(d)
 	if aok && bok {
-		switch {
-		case a < b:
-			return -1
-		case a > b:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a, b)
 	}
 	return n.decimal().Cmp(m.decimal())
 }
