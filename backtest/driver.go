@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/shopspring/decimal"
 
@@ -352,19 +354,34 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 			return nil, fmt.Errorf("backtest: ledger %s %s differs from the exchange's %s", a, v, bal[a])
 		}
 	}
+	// The curve's metrics and the round trips read different things, so
+	// with a core to spare (the command's case; a sweep's workers take
+	// every core) the curve is gone through on it meanwhile.
+	in := ComputeInput{Curve: d.curve, Exact: d.exact, Exposed: d.exposure, Rejected: d.rt.Stats().Refused}
+	var curve Metrics
+	var wg sync.WaitGroup
+	spare := runtime.GOMAXPROCS(0) > 1
+	if spare {
+		cin := in // in takes the trades' part meanwhile
+		wg.Go(func() { curve = curveMetrics(cin) })
+	}
 	fills := d.journal.Fills(0)
 	res := &Result{Curve: d.curve, Exact: d.exact, Exposure: d.exposure, Fills: fills, Balances: bal, BuyHold: map[string][2]decimal.Decimal{},
 		Stopped: stopped(d.rt.Instances()), Locks: d.journal.Locks()}
-	var fees, volume decimal.Decimal
-	res.Trades, fees, volume = d.roundTrips(fills)
+	res.Trades, in.Fees, in.Volume = d.roundTrips(fills)
 	for i, sym := range d.symbols {
 		if d.first[i].Coef != 0 {
 			res.BuyHold[sym] = [2]decimal.Decimal{d.first[i].Decimal(), d.last[i].Decimal()}
 		}
 	}
-	st := d.rt.Stats()
-	res.Metrics = Compute(ComputeInput{Curve: d.curve, Exact: d.exact, Exposed: d.exposure, Trades: res.Trades, Fees: fees, Volume: volume,
-		BuyHoldPct: buyHoldPct(res.BuyHold), Rejected: st.Refused})
+	in.Trades, in.BuyHoldPct = res.Trades, buyHoldPct(res.BuyHold)
+	if spare {
+		wg.Wait()
+	} else {
+		curve = curveMetrics(in)
+	}
+	curve.addTrades(in)
+	res.Metrics = curve
 	return res, nil
 }
 

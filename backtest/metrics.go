@@ -195,8 +195,26 @@ type ComputeInput struct {
 
 // Compute derives the metrics; each formula is written in docs/metrics.md.
 func Compute(in ComputeInput) Metrics {
-	m := Metrics{Rejected: in.Rejected, FeesPaid: in.Fees.String(), Volume: in.Volume.String(),
-		BudgetWait: in.BudgetWait.String(), BuyHoldPct: in.BuyHoldPct, Bars: in.Curve.Len(), Expectancy: "0"}
+	m := curveMetrics(in)
+	m.addTrades(in)
+	return m
+}
+
+// addTrades sets what Compute derives from in's trades, fees, volume and
+// buy-and-hold return, to metrics curveMetrics derived from in's curve:
+// the two halves are independent, so a run works out its trades while
+// another core goes through the curve (driver.result).
+func (m *Metrics) addTrades(in ComputeInput) {
+	m.FeesPaid, m.Volume, m.BuyHoldPct = in.Fees.String(), in.Volume.String(), in.BuyHoldPct
+	if in.Curve.Len() > 0 {
+		tradeStats(m, in.Trades)
+	}
+}
+
+// curveMetrics is Compute's part that reads only in's curve, exact
+// values, exposure, refusals and budget wait.
+func curveMetrics(in ComputeInput) Metrics {
+	m := Metrics{Rejected: in.Rejected, BudgetWait: in.BudgetWait.String(), Bars: in.Curve.Len(), Expectancy: "0"}
 	if m.Rejected == nil {
 		m.Rejected = map[string]int{}
 	}
@@ -316,7 +334,6 @@ func Compute(in ComputeInput) Metrics {
 	if maxDD > 0 {
 		m.Calmar = m.CAGRPct / (maxDD * 100)
 	}
-	tradeStats(&m, in.Trades)
 	return m
 }
 
