@@ -64,8 +64,10 @@ func (x *Exchange) FeedBar(symbol string, iv exchange.Interval, k *exchange.Fixe
 }
 
 // lockFeed and unlockFeed take and release the lock around the per-bar
-// calls (FeedBar, FeedRun, Idle), unless one goroutine alone drives the
-// exchange (Options.SingleDriver): a backtest calls them at every bar.
+// calls (FeedBar, FeedRun, Idle) and the port's (an order, its events,
+// the balances read after a fill), unless one goroutine alone drives the
+// exchange (Options.SingleDriver): a backtest calls them at every bar and
+// every order.
 func (x *Exchange) lockFeed() {
 	if !x.opts.SingleDriver {
 		x.mu.Lock()

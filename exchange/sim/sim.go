@@ -107,8 +107,9 @@ type Options struct {
 	// A backtest, which reads its fills from order events, sets it low.
 	OwnTradeRetention int
 	// SingleDriver says one goroutine alone calls the exchange, as a
-	// backtest's loop does: FeedBar, called at every bar, then takes no
-	// lock (every other method still does). An exchange shared between
+	// backtest's loop does: FeedBar, called at every bar, and the calls
+	// of a Port (orders, events, balances) then take no lock (every other
+	// method of the Exchange still does). An exchange shared between
 	// goroutines (a server, a paper bot with its status listener) must
 	// leave it false.
 	SingleDriver bool
