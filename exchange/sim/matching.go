@@ -143,9 +143,27 @@ func (x *Exchange) trimHistory(a *account) {
 	for n < len(a.trades) && a.trades[n].Time.Before(cut) { // oldest first
 		n++
 	}
-	left := copy(a.trades, a.trades[n:])
-	clear(a.trades[left:])
-	a.trades = a.trades[:left]
+	x.dropTrades(a, n)
+	clear(a.trades[len(a.trades):cap(a.trades)][:n])
+}
+
+// dropTrades forgets a's n oldest trades. A trade among them not yet
+// reported (a taker's earlier trades while it meets more makers) moves to
+// x.dropped until its event takes it; the others waiting are found at
+// their new place.
+func (x *Exchange) dropTrades(a *account, n int) {
+	for k := range x.unreported {
+		u := &x.unreported[k]
+		switch {
+		case u.o.acct != a || u.i < 0:
+		case u.i < n:
+			x.dropped = append(x.dropped, a.trades[u.i])
+			u.i = -len(x.dropped)
+		default:
+			u.i -= n
+		}
+	}
+	a.trades = a.trades[:copy(a.trades, a.trades[n:])]
 }
 
 // orderSlab is how many order records one allocation holds at most; the
@@ -462,15 +480,19 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 	o.upd = x.now
 	o.status = statusPartiallyFilled
 	x.tradeSeq++
-	t := exchange.OwnTrade{Symbol: m.info.Symbol, ID: x.tradeIDs.of(x.tradeSeq), OrderID: o.oid, OrderListID: -1,
-		Price: price, Qty: qty, QuoteQty: quote, Commission: fee, CommissionAsset: feeAsset, Time: x.now,
-		IsBuyer: o.buy(), IsMaker: maker, IsBestMatch: true, IsSelfTrade: self, ClientOrderID: o.cid}
 	if keep := x.opts.OwnTradeRetention; keep > 0 && len(a.trades) >= 2*keep {
 		// Trim in bulk so recording stays amortised O(1).
-		a.trades = a.trades[:copy(a.trades, a.trades[len(a.trades)-keep+1:])]
+		x.dropTrades(a, len(a.trades)-keep+1)
 	}
-	a.trades = append(a.trades, t)
-	x.unreported = append(x.unreported, ownTrade{o, t})
+	// The trade is written in place, field by field: a trade built aside
+	// and copied in costs a bulk write barrier while the collector runs
+	// (see viewAt), and the event copies it from here (takeTrades).
+	a.trades = append(a.trades, exchange.OwnTrade{})
+	t := &a.trades[len(a.trades)-1]
+	t.Symbol, t.ID, t.OrderID, t.OrderListID = m.info.Symbol, x.tradeIDs.of(x.tradeSeq), o.oid, -1
+	t.Price, t.Qty, t.QuoteQty, t.Commission, t.CommissionAsset = price, qty, quote, fee, feeAsset
+	t.Time, t.IsBuyer, t.IsMaker, t.IsBestMatch, t.IsSelfTrade, t.ClientOrderID = x.now, o.buy(), maker, true, self, o.cid
+	x.unreported = append(x.unreported, ownTrade{o: o, i: len(a.trades) - 1})
 	o.dirty()
 	m.setLast(price)
 	if spent || !o.left.IsPositive() {
@@ -569,10 +591,20 @@ func (x *Exchange) flush(o *order) {
 	x.queued.Add(1)
 }
 
-// ownTrade is a trade of order o not yet reported in an event.
+// ownTrade is a trade of order o not yet reported in an event: the i-th
+// of its account's trades, or when i < 0 the (-1-i)-th of
+// Exchange.dropped (dropTrades).
 type ownTrade struct {
 	o *order
-	t exchange.OwnTrade
+	i int
+}
+
+// trade is the trade u stands for.
+func (x *Exchange) trade(u ownTrade) *exchange.OwnTrade {
+	if u.i < 0 {
+		return &x.dropped[-1-u.i]
+	}
+	return &u.o.acct.trades[u.i]
 }
 
 // tradeBlock is how many trades of events one allocation holds (64
@@ -603,12 +635,16 @@ func (x *Exchange) takeTrades(o *order) []exchange.OwnTrade {
 	kept := x.unreported[:0]
 	for _, u := range x.unreported {
 		if u.o == o {
-			out = append(out, u.t)
+			out = append(out, *x.trade(u))
 		} else {
 			kept = append(kept, u)
 		}
 	}
 	clear(x.unreported[len(kept):])
 	x.unreported = kept
+	if len(kept) == 0 && len(x.dropped) > 0 {
+		clear(x.dropped)
+		x.dropped = x.dropped[:0]
+	}
 	return out
 }

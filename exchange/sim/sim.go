@@ -138,6 +138,9 @@ type Exchange struct {
 	// unreported holds the trades of orders not yet flushed to an event:
 	// the orders the call in progress filled.
 	unreported []ownTrade
+	// dropped holds unreported trades their account's list no longer
+	// keeps (dropTrades).
+	dropped []exchange.OwnTrade
 	// tradeBlock is where events' trade lists come from (takeTrades).
 	tradeBlock []exchange.OwnTrade
 	// orderIDs and tradeIDs write the numbers' text (orders with a
