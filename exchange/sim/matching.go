@@ -96,7 +96,7 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 		return nil, apiErr(exchange.CodeOrderTypeNotAllowed, "LIMIT_MAKER order would immediately match and take")
 	}
 	asset, lock := x.lockFor(m, o)
-	o.lockBal, o.lock = a.bal(asset), lock
+	o.lockBal, o.lock = a.balOf(m, asset), lock
 	if b := o.lockBal; b.free.cmp(o.lock) < 0 {
 		*o = order{}
 		return nil, apiErr(exchange.CodeInsufficientPosition, "insufficient %s: %s free, %s needed", asset, b.free, lock)
@@ -404,7 +404,7 @@ func (x *Exchange) takeMarket(m *market, o *order, p num) {
 		if o.buy() && o.typ == typeMarket {
 			// A quantity-sized market buy locked at the last price; pay a
 			// higher fill from free funds, or fill what the funds allow.
-			b := o.acct.bal(m.info.QuoteAsset)
+			b := o.acct.balOf(m, m.info.QuoteAsset)
 			if afford := floorQuotientOf(b.free.add(o.lock), per.d, m.info.QtyScale()); afford.LessThan(qty.d) {
 				qty = numOf(afford)
 			}
@@ -435,7 +435,7 @@ func (x *Exchange) fill(m *market, o *order, qty, price num, maker, self bool) {
 	if maker {
 		rate = info.MakerCommission
 	}
-	base, quoteAsset := a.bal(info.BaseAsset), a.bal(info.QuoteAsset)
+	base, quoteAsset := a.pair(m)
 	var fee num
 	var feeAsset string
 	if o.buy() {
@@ -465,7 +465,7 @@ func (x *Exchange) fill(m *market, o *order, qty, price num, maker, self bool) {
 		fee, feeAsset = x.fee(a, m, false, qty, quote, rate)
 		quoteAsset.free = quoteAsset.free.add(quote.amount())
 	}
-	fb := a.bal(feeAsset)
+	fb := a.balOf(m, feeAsset)
 	fb.free = fb.free.sub(fee.amount())
 
 	if o.executed.IsZero() { // the first fill: no sum to build
