@@ -194,31 +194,31 @@ func (x *Exchange) book(a *account, o *order) {
 	x.takeOrder()
 	x.orderSeq++
 	o.seq = x.orderSeq
-	// One string serves both ids when the client gave none: "sim-42" and
-	// its tail "42".
-	var buf [24]byte
-	id := strconv.AppendInt(append(buf[:0], "sim-"...), x.orderSeq, 10)
-	_, taken := a.open[string(id)]
-	switch {
-	case o.cid == "" && !taken:
-		o.cid = string(id)
-		o.oid = o.cid[len("sim-"):]
-		o.autoID = true
-	case o.cid == "":
-		// A user's open order already holds sim-<n> as its own client id:
-		// two open orders must never share one, so this order takes the
-		// first free sim-<n>-<k> and is kept in the open map like a
-		// user's id.
-		o.oid = string(id[len("sim-"):])
-		for k := 1; ; k++ {
-			cand := string(id) + "-" + strconv.Itoa(k)
-			if _, t := a.open[cand]; !t {
-				o.cid = cand
-				break
+	if o.cid != "" {
+		o.oid = x.orderIDs.of(x.orderSeq)
+	} else {
+		// One string serves both ids when the client gave none: "sim-42"
+		// and its tail "42".
+		var buf [24]byte
+		id := strconv.AppendInt(append(buf[:0], "sim-"...), x.orderSeq, 10)
+		if _, taken := a.open[string(id)]; !taken {
+			o.cid = string(id)
+			o.oid = o.cid[len("sim-"):]
+			o.autoID = true
+		} else {
+			// A user's open order already holds sim-<n> as its own client
+			// id: two open orders must never share one, so this order
+			// takes the first free sim-<n>-<k> and is kept in the open map
+			// like a user's id.
+			o.oid = string(id[len("sim-"):])
+			for k := 1; ; k++ {
+				cand := string(id) + "-" + strconv.Itoa(k)
+				if _, t := a.open[cand]; !t {
+					o.cid = cand
+					break
+				}
 			}
 		}
-	default:
-		o.oid = x.orderIDs.of(x.orderSeq)
 	}
 	b := o.lockBal
 	b.free = b.free.sub(o.lock)
