@@ -128,3 +128,21 @@ func TestClientOrderIDCountsCharacters(t *testing.T) {
 		}
 	}
 }
+
+// clientIDByte's bit sets allow exactly the bytes the rule names.
+func TestClientIDByte(t *testing.T) {
+	t.Parallel()
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		want := b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '-' || b == '_'
+		if got := clientIDByte(b); got != want {
+			t.Errorf("clientIDByte(%#x) = %v, want %v", c, got, want)
+		}
+	}
+	for id, want := range map[string]bool{"": true, strings.Repeat("a", 32): true, strings.Repeat("a", 33): false,
+		strings.Repeat("é", 16): false, strings.Repeat("é", 17): false, "a-b_C9": true, "a b": false, "a.b": false} {
+		if got := ValidClientOrderID(id); got != want {
+			t.Errorf("ValidClientOrderID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}

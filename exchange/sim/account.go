@@ -54,6 +54,11 @@ type account struct {
 	tokDeduct bool
 	kyc       string // KYC level, "1" to "4"; empty reads as "1"
 	budget    *exchange.Budget
+	// pairM is the market whose base and quote balances pairBase and
+	// pairQuote are (pair): a fill reads three balances of two assets,
+	// and a look-up in balances hashes the asset's name each time.
+	pairM               *market
+	pairBase, pairQuote *balance
 }
 
 func newAccount(uid, name string) *account {
@@ -71,8 +76,33 @@ func (a *account) bal(asset string) *balance {
 	return b
 }
 
+// pair returns the base and quote balances of m's assets (made when
+// missing, as bal makes them).
+func (a *account) pair(m *market) (base, quote *balance) {
+	if a.pairM != m {
+		a.pairBase, a.pairQuote = a.bal(m.info.BaseAsset), a.bal(m.info.QuoteAsset)
+		a.pairM = m
+	}
+	return a.pairBase, a.pairQuote
+}
+
+// balOf is bal(asset) for an asset of market m: the pair's balance when
+// the pair is m's, without a look-up.
+func (a *account) balOf(m *market, asset string) *balance {
+	if a.pairM == m {
+		switch asset {
+		case m.info.BaseAsset:
+			return a.pairBase
+		case m.info.QuoteAsset:
+			return a.pairQuote
+		}
+	}
+	return a.bal(asset)
+}
+
 // clearBalances forgets every balance (an import replaces them).
 func (a *account) clearBalances() {
+	a.pairM, a.pairBase, a.pairQuote = nil, nil, nil
 	clear(a.balances)
 	clear(a.sorted)
 	a.sorted = a.sorted[:0]

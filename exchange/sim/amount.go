@@ -81,13 +81,15 @@ func (a amount) isZero() bool     { return a.sign() == 0 }
 func (a amount) isPositive() bool { return a.sign() > 0 }
 func (a amount) isNegative() bool { return a.sign() < 0 }
 
-// scaleUp multiplies c by 10^n, reporting false when that overflows.
+// scaleUp multiplies c by 10^n, reporting false when that overflows
+// (checked on the 128-bit product: a division per call cost more than the
+// rest of an addition).
 func scaleUp(c int64, n int32) (int64, bool) {
 	if n < 0 || n >= int32(len(pow10i)) {
 		return 0, c == 0 && n >= 0
 	}
 	p := pow10i[n]
-	if absU(c) > math.MaxInt64/uint64(p) {
+	if hi, lo := bits.Mul64(absU(c), uint64(p)); hi != 0 || lo > math.MaxInt64 {
 		return 0, false
 	}
 	return c * p, true
@@ -100,22 +102,25 @@ func align(x, y amount) (xc, yc int64, exp int32, ok bool) {
 	if x.exp == y.exp {
 		return x.coef, y.coef, x.exp, true
 	}
-	if x.exp < y.exp {
-		yc, xc, exp, ok = align(y, x)
-		return xc, yc, exp, ok
+	swap := x.exp < y.exp
+	if swap {
+		x, y = y, x
 	}
 	// x.exp > y.exp: scale x up, or failing that strip y's trailing zeros.
-	if c, ok := scaleUp(x.coef, x.exp-y.exp); ok {
-		return c, y.coef, y.exp, true
+	c, ok := scaleUp(x.coef, x.exp-y.exp)
+	if !ok {
+		for y.exp < x.exp && y.coef%10 == 0 {
+			y.coef /= 10
+			y.exp++
+		}
+		if c, ok = scaleUp(x.coef, x.exp-y.exp); !ok {
+			return 0, 0, 0, false
+		}
 	}
-	for y.exp < x.exp && y.coef%10 == 0 {
-		y.coef /= 10
-		y.exp++
+	if swap {
+		return y.coef, c, y.exp, true
 	}
-	if c, ok := scaleUp(x.coef, x.exp-y.exp); ok {
-		return c, y.coef, y.exp, true
-	}
-	return 0, 0, 0, false
+	return c, y.coef, y.exp, true
 }
 
 // add is a + b.

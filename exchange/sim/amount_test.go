@@ -91,3 +91,63 @@ func BenchmarkAmountLock(b *testing.B) {
 	}
 	assert.Equal(b, "1000000000", free.String())
 }
+
+// alignRef is align as it was first written (recursive, scaleUp dividing
+// to check overflow): the one it replaced must give the same coefficients
+// and exponent, since a balance's exponent shows in its decimal.
+func alignRef(x, y amount) (xc, yc int64, exp int32, ok bool) {
+	scale := func(c int64, n int32) (int64, bool) {
+		if n < 0 || n >= int32(len(pow10i)) {
+			return 0, c == 0 && n >= 0
+		}
+		p := pow10i[n]
+		if absU(c) > math.MaxInt64/uint64(p) {
+			return 0, false
+		}
+		return c * p, true
+	}
+	if x.exp == y.exp {
+		return x.coef, y.coef, x.exp, true
+	}
+	if x.exp < y.exp {
+		yc, xc, exp, ok = alignRef(y, x)
+		return xc, yc, exp, ok
+	}
+	if c, ok := scale(x.coef, x.exp-y.exp); ok {
+		return c, y.coef, y.exp, true
+	}
+	for y.exp < x.exp && y.coef%10 == 0 {
+		y.coef /= 10
+		y.exp++
+	}
+	if c, ok := scale(x.coef, x.exp-y.exp); ok {
+		return c, y.coef, y.exp, true
+	}
+	return 0, 0, 0, false
+}
+
+func TestAlignMatchesReference(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 5))
+	coef := func() int64 {
+		switch r.IntN(5) {
+		case 0:
+			return r.Int64N(2000) - 1000
+		case 1:
+			return (math.MaxInt64 - r.Int64N(1000)) / int64(pow10i[r.IntN(19)])
+		case 2:
+			return -(math.MaxInt64 - r.Int64N(1000)) / int64(pow10i[r.IntN(19)])
+		case 3:
+			return (r.Int64N(1e6) - 5e5) * int64(pow10i[r.IntN(13)])
+		}
+		return r.Int64() >> r.IntN(63)
+	}
+	for i := 0; i < 200000; i++ {
+		x, y := amount{coef: coef(), exp: int32(r.IntN(45) - 22)}, amount{coef: coef(), exp: int32(r.IntN(45) - 22)}
+		xc, yc, e, ok := align(x, y)
+		rxc, ryc, re, rok := alignRef(x, y)
+		if xc != rxc || yc != ryc || e != re || ok != rok {
+			t.Fatalf("align(%+v, %+v) = %d, %d, %d, %v; reference %d, %d, %d, %v", x, y, xc, yc, e, ok, rxc, ryc, re, rok)
+		}
+	}
+}

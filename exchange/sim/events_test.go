@@ -58,3 +58,42 @@ func TestEventTradesOfATakerAndItsMakers(t *testing.T) {
 	require.Len(t, mine, 2)
 	require.Equal(t, []string{"2 t 0.01@20100 fee 0.00002 BTC", "4 t 0.01@20110 fee 0.00002 BTC"}, []string{line(mine[0]), line(mine[1])})
 }
+
+// With OwnTradeRetention 1 the taker's list is trimmed twice while it
+// takes four makers' orders: its event still carries the four trades, in
+// their order, and myTrades serves the two the list kept.
+func TestEventTradesSurviveTrimming(t *testing.T) {
+	t.Parallel()
+	taker, ctx := fundedPort(t, Options{OwnTradeRetention: 1})
+	x := taker.Exchange()
+	maker := x.As(x.CreateAccount("maker"))
+	require.NoError(t, x.Credit(maker.UID(), "BTC", decimal.NewFromInt(1)))
+	for _, p := range []int64{20100, 20110, 20120, 20130} {
+		_, err := maker.PlaceOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideSell, Type: exchange.TypeLimit,
+			Quantity: decimal.RequireFromString("0.01"), Price: decimal.NewFromInt(p)})
+		require.NoError(t, err)
+	}
+	require.Len(t, maker.DrainEvents(nil), 4)
+	_, err := taker.PlaceOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
+		Quantity: decimal.RequireFromString("0.04"), Price: decimal.NewFromInt(20130), NewClientOrderID: "t"})
+	require.NoError(t, err)
+	line := func(tr exchange.OwnTrade) string {
+		return tr.ID + " " + tr.OrderID + " " + tr.Qty.String() + "@" + tr.Price.String() + " fee " + tr.Commission.String() + " " + tr.CommissionAsset
+	}
+	var got []string
+	for _, ev := range taker.DrainEvents(nil) {
+		got = append(got, string(ev.Order.Status))
+		for _, tr := range ev.Trades {
+			got = append(got, line(tr))
+		}
+	}
+	require.Equal(t, []string{"FILLED",
+		"2 5 0.01@20100 fee 0.00002 BTC", "4 5 0.01@20110 fee 0.00002 BTC",
+		"6 5 0.01@20120 fee 0.00002 BTC", "8 5 0.01@20130 fee 0.00002 BTC"}, got)
+	mine, err := taker.MyTrades(ctx, exchange.MyTradesRequest{Symbol: "BTCUSDT"})
+	require.NoError(t, err)
+	require.Len(t, mine, 2)
+	require.Equal(t, []string{"6 5 0.01@20120 fee 0.00002 BTC", "8 5 0.01@20130 fee 0.00002 BTC"}, []string{line(mine[0]), line(mine[1])})
+	require.Empty(t, x.unreported)
+	require.Empty(t, x.dropped)
+}

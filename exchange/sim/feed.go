@@ -32,7 +32,7 @@ func (x *Exchange) FeedKline(symbol string, iv exchange.Interval, k exchange.Kli
 		x.setNow(open)
 	}
 	if len(m.pending) > 0 {
-		x.fillPending(m, k)
+		x.fillPending(m, numOf(k.Open))
 	}
 	if len(m.bids) > 0 || len(m.asks) > 0 {
 		x.fillResting(m, k)
@@ -64,8 +64,10 @@ func (x *Exchange) FeedBar(symbol string, iv exchange.Interval, k *exchange.Fixe
 }
 
 // lockFeed and unlockFeed take and release the lock around the per-bar
-// calls (FeedBar, FeedRun, Idle), unless one goroutine alone drives the
-// exchange (Options.SingleDriver): a backtest calls them at every bar.
+// calls (FeedBar, FeedRun, Idle) and the port's (an order, its events,
+// the balances read after a fill), unless one goroutine alone drives the
+// exchange (Options.SingleDriver): a backtest calls them at every bar and
+// every order.
 func (x *Exchange) lockFeed() {
 	if !x.opts.SingleDriver {
 		x.mu.Lock()
@@ -199,7 +201,7 @@ func (m *market) follows(symbol string, iv exchange.Interval, k *exchange.FixedK
 func (x *Exchange) fillBar(m *market, k *exchange.FixedKline) {
 	if len(m.pending) > 0 {
 		// Pending orders need the open alone.
-		x.fillPending(m, exchange.Kline{OpenTime: k.OpenTime, CloseTime: k.CloseTime, Open: k.Open.Decimal()})
+		x.fillPending(m, numFixed(k.Open))
 	}
 	if x.reachesFixed(m, k) {
 		x.fillResting(m, k.Kline())
@@ -249,7 +251,7 @@ func (x *Exchange) reachesFixed(m *market, k *exchange.FixedKline) bool {
 }
 
 // fillPending fills orders waiting for this bar's open.
-func (x *Exchange) fillPending(m *market, k exchange.Kline) {
+func (x *Exchange) fillPending(m *market, open num) {
 	// The list is taken while its orders fill (nothing places an order
 	// meanwhile) and its array serves the next bar's.
 	pend := m.pending
@@ -259,8 +261,8 @@ func (x *Exchange) fillPending(m *market, k exchange.Kline) {
 		if o.final() {
 			continue
 		}
-		if o.typ == typeMarket || priceOK(o, k.Open) {
-			x.takeMarket(m, o, k.Open)
+		if o.typ == typeMarket || priceOK(o, open.d) {
+			x.takeMarket(m, o, open)
 		} else if o.typ == typeLimit {
 			m.insert(o) // the open moved away: it rests as a maker
 		} else {
@@ -327,7 +329,7 @@ func (x *Exchange) fillSide(m *market, s orderSide, k exchange.Kline) {
 		}
 		m.remove(o)
 		qty := o.left
-		x.fill(m, o, qty, o.price, true, false)
+		x.fill(m, o, numOf(qty), numOf(o.price), true, false)
 		x.tapeTrade(m, o.oid, o.price, qty, s == sideBuy)
 		x.flush(o)
 	}

@@ -96,7 +96,7 @@ func (x *Exchange) place(a *account, no exchange.NewOrder, test bool) (*order, e
 		return nil, apiErr(exchange.CodeOrderTypeNotAllowed, "LIMIT_MAKER order would immediately match and take")
 	}
 	asset, lock := x.lockFor(m, o)
-	o.lockBal, o.lock = a.bal(asset), lock
+	o.lockBal, o.lock = a.balOf(m, asset), lock
 	if b := o.lockBal; b.free.cmp(o.lock) < 0 {
 		*o = order{}
 		return nil, apiErr(exchange.CodeInsufficientPosition, "insufficient %s: %s free, %s needed", asset, b.free, lock)
@@ -143,9 +143,27 @@ func (x *Exchange) trimHistory(a *account) {
 	for n < len(a.trades) && a.trades[n].Time.Before(cut) { // oldest first
 		n++
 	}
-	left := copy(a.trades, a.trades[n:])
-	clear(a.trades[left:])
-	a.trades = a.trades[:left]
+	x.dropTrades(a, n)
+	clear(a.trades[len(a.trades):cap(a.trades)][:n])
+}
+
+// dropTrades forgets a's n oldest trades. A trade among them not yet
+// reported (a taker's earlier trades while it meets more makers) moves to
+// x.dropped until its event takes it; the others waiting are found at
+// their new place.
+func (x *Exchange) dropTrades(a *account, n int) {
+	for k := range x.unreported {
+		u := &x.unreported[k]
+		switch {
+		case u.o.acct != a || u.i < 0:
+		case u.i < n:
+			x.dropped = append(x.dropped, a.trades[u.i])
+			u.i = -len(x.dropped)
+		default:
+			u.i -= n
+		}
+	}
+	a.trades = a.trades[:copy(a.trades, a.trades[n:])]
 }
 
 // orderSlab is how many order records one allocation holds at most; the
@@ -176,31 +194,31 @@ func (x *Exchange) book(a *account, o *order) {
 	x.takeOrder()
 	x.orderSeq++
 	o.seq = x.orderSeq
-	// One string serves both ids when the client gave none: "sim-42" and
-	// its tail "42".
-	var buf [24]byte
-	id := strconv.AppendInt(append(buf[:0], "sim-"...), x.orderSeq, 10)
-	_, taken := a.open[string(id)]
-	switch {
-	case o.cid == "" && !taken:
-		o.cid = string(id)
-		o.oid = o.cid[len("sim-"):]
-		o.autoID = true
-	case o.cid == "":
-		// A user's open order already holds sim-<n> as its own client id:
-		// two open orders must never share one, so this order takes the
-		// first free sim-<n>-<k> and is kept in the open map like a
-		// user's id.
-		o.oid = string(id[len("sim-"):])
-		for k := 1; ; k++ {
-			cand := string(id) + "-" + strconv.Itoa(k)
-			if _, t := a.open[cand]; !t {
-				o.cid = cand
-				break
+	if o.cid != "" {
+		o.oid = x.orderIDs.of(x.orderSeq)
+	} else {
+		// One string serves both ids when the client gave none: "sim-42"
+		// and its tail "42".
+		var buf [24]byte
+		id := strconv.AppendInt(append(buf[:0], "sim-"...), x.orderSeq, 10)
+		if _, taken := a.open[string(id)]; !taken {
+			o.cid = string(id)
+			o.oid = o.cid[len("sim-"):]
+			o.autoID = true
+		} else {
+			// A user's open order already holds sim-<n> as its own client
+			// id: two open orders must never share one, so this order
+			// takes the first free sim-<n>-<k> and is kept in the open map
+			// like a user's id.
+			o.oid = string(id[len("sim-"):])
+			for k := 1; ; k++ {
+				cand := string(id) + "-" + strconv.Itoa(k)
+				if _, t := a.open[cand]; !t {
+					o.cid = cand
+					break
+				}
 			}
 		}
-	default:
-		o.oid = x.orderIDs.of(x.orderSeq)
 	}
 	b := o.lockBal
 	b.free = b.free.sub(o.lock)
@@ -302,7 +320,7 @@ func (x *Exchange) execute(m *market, o *order) {
 			m.pending = append(m.pending, o)
 			return
 		}
-		x.takeMarket(m, o, m.price())
+		x.takeMarket(m, o, numOf(m.price()))
 		return
 	}
 	switch o.typ {
@@ -352,8 +370,9 @@ func (x *Exchange) matchBook(m *market, taker *order) {
 			qty = taker.left
 		}
 		self := x.related(taker.acct.uid, maker.acct.uid)
-		x.fill(m, maker, qty, price, true, self)
-		x.fill(m, taker, qty, price, false, self)
+		q, p := numOf(qty), numOf(price)
+		x.fill(m, maker, q, p, true, self)
+		x.fill(m, taker, q, p, false, self)
 		x.tapeTrade(m, taker.oid, price, qty, maker.buy())
 		x.flush(maker)
 	}
@@ -361,33 +380,39 @@ func (x *Exchange) matchBook(m *market, taker *order) {
 
 // takeMarket fills what is left of o against the bar-driven market at
 // price p (slipped), as a taker.
-func (x *Exchange) takeMarket(m *market, o *order, p decimal.Decimal) {
-	if !p.IsPositive() {
+func (x *Exchange) takeMarket(m *market, o *order, p num) {
+	if !p.d.IsPositive() {
 		x.finish(m, o, statusCanceled, false)
 		return
 	}
-	price := x.slipped(p, o.buy(), &m.info)
-	if o.typ != typeMarket && !priceOK(o, price) {
-		price = o.price // slippage never crosses the limit
+	price := p
+	if !x.opts.SlippageBps.IsZero() || x.opts.SlippageTicks != 0 {
+		price = numOf(x.slipped(p.d, o.buy(), &m.info))
 	}
-	qty := o.left
+	if o.typ != typeMarket && !priceOK(o, price.d) {
+		price = numOf(o.price) // slippage never crosses the limit
+	}
+	var qty num
 	per := price                     // what a unit costs a buyer
 	if x.opts.QuoteFees && o.buy() { // the funds pay the taker fee too
-		per = price.Mul(one.Add(m.info.TakerCommission))
+		per = numOf(price.d.Mul(one.Add(m.info.TakerCommission)))
 	}
 	if o.byQuote {
-		qty = floorQuotient(o.left, per, m.info.QtyScale())
-	} else if o.buy() && o.typ == typeMarket {
-		// A quantity-sized market buy locked at the last price; pay a
-		// higher fill from free funds, or fill what the funds allow.
-		b := o.acct.bal(m.info.QuoteAsset)
-		if afford := floorQuotientOf(b.free.add(o.lock), per, m.info.QtyScale()); afford.LessThan(qty) {
-			qty = afford
+		qty = floorQuotientNum(numOf(o.left), per, m.info.QtyScale())
+	} else {
+		qty = numOf(o.left)
+		if o.buy() && o.typ == typeMarket {
+			// A quantity-sized market buy locked at the last price; pay a
+			// higher fill from free funds, or fill what the funds allow.
+			b := o.acct.balOf(m, m.info.QuoteAsset)
+			if afford := floorQuotientOf(b.free.add(o.lock), per.d, m.info.QtyScale()); afford.LessThan(qty.d) {
+				qty = numOf(afford)
+			}
 		}
 	}
-	if qty.IsPositive() {
+	if qty.d.IsPositive() {
 		x.fill(m, o, qty, price, false, false)
-		x.tapeTrade(m, o.oid, price, qty, !o.buy())
+		x.tapeTrade(m, o.oid, price.d, qty.d, !o.buy())
 	}
 	if !o.final() {
 		// A quantity-sized order the funds could not cover in full ends
@@ -402,29 +427,29 @@ func (x *Exchange) takeMarket(m *market, o *order, p decimal.Decimal) {
 }
 
 // fill executes qty of o at price and settles balances and fees.
-func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, self bool) {
+func (x *Exchange) fill(m *market, o *order, qty, price num, maker, self bool) {
 	a := o.acct
-	quote := mulDec(price, qty)
+	quote := mulNum(price, qty)
 	info := &m.info
 	rate := info.TakerCommission
 	if maker {
 		rate = info.MakerCommission
 	}
-	base, quoteAsset := a.bal(info.BaseAsset), a.bal(info.QuoteAsset)
-	var fee decimal.Decimal
+	base, quoteAsset := a.pair(m)
+	var fee num
 	var feeAsset string
 	if o.buy() {
-		paid := amountOf(quote)
+		paid := quote.amount()
 		release := paid
 		switch {
 		case o.typ != typeMarket:
-			release = amountOf(o.price).mul(amountOf(qty)) // locked at the limit price
+			release = amountOf(o.price).mul(qty.amount()) // locked at the limit price
 		case release.cmp(o.lock) > 0:
 			release = o.lock
 		}
 		fee, feeAsset = x.fee(a, m, true, qty, quote, rate)
 		if feeAsset == info.QuoteAsset { // quote fees: the lock held the fee too
-			release = release.add(amountOf(fee))
+			release = release.add(fee.amount())
 		}
 		if release.cmp(o.lock) > 0 {
 			release = o.lock
@@ -432,47 +457,51 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 		quoteAsset.locked = quoteAsset.locked.sub(release)
 		o.lock = o.lock.sub(release)
 		quoteAsset.free = quoteAsset.free.add(release).sub(paid)
-		base.free = base.free.add(amountOf(qty))
+		base.free = base.free.add(qty.amount())
 	} else {
-		sold := amountOf(qty)
+		sold := qty.amount()
 		base.locked = base.locked.sub(sold)
 		o.lock = o.lock.sub(sold)
 		fee, feeAsset = x.fee(a, m, false, qty, quote, rate)
-		quoteAsset.free = quoteAsset.free.add(amountOf(quote))
+		quoteAsset.free = quoteAsset.free.add(quote.amount())
 	}
-	fb := a.bal(feeAsset)
-	fb.free = fb.free.sub(amountOf(fee))
+	fb := a.balOf(m, feeAsset)
+	fb.free = fb.free.sub(fee.amount())
 
 	if o.executed.IsZero() { // the first fill: no sum to build
-		o.executed, o.cumQuote = qty, quote
+		o.executed, o.cumQuote = qty.d, quote.d
 	} else {
-		o.executed = addDec(o.executed, qty)
-		o.cumQuote = addDec(o.cumQuote, quote)
+		o.executed = addDec(o.executed, qty.d)
+		o.cumQuote = addDec(o.cumQuote, quote.d)
 	}
 	spent := false // a quote-sized buy whose amount left buys no whole step
 	if o.byQuote {
 		o.left, spent = x.quoteLeft(m, o.left, quote, price)
 	} else {
-		if exchange.CmpDecimal(o.left, qty) == 0 {
+		if exchange.CmpDecimal(o.left, qty.d) == 0 {
 			o.left = decimal.Decimal{} // filled: nothing reads what is left of a final order
 		} else {
-			o.left = subDec(o.left, qty)
+			o.left = subDec(o.left, qty.d)
 		}
 	}
 	o.upd = x.now
 	o.status = statusPartiallyFilled
 	x.tradeSeq++
-	t := exchange.OwnTrade{Symbol: m.info.Symbol, ID: x.tradeIDs.of(x.tradeSeq), OrderID: o.oid, OrderListID: -1,
-		Price: price, Qty: qty, QuoteQty: quote, Commission: fee, CommissionAsset: feeAsset, Time: x.now,
-		IsBuyer: o.buy(), IsMaker: maker, IsBestMatch: true, IsSelfTrade: self, ClientOrderID: o.cid}
 	if keep := x.opts.OwnTradeRetention; keep > 0 && len(a.trades) >= 2*keep {
 		// Trim in bulk so recording stays amortised O(1).
-		a.trades = a.trades[:copy(a.trades, a.trades[len(a.trades)-keep+1:])]
+		x.dropTrades(a, len(a.trades)-keep+1)
 	}
-	a.trades = append(a.trades, t)
-	x.unreported = append(x.unreported, ownTrade{o, t})
+	// The trade is written in place, field by field: a trade built aside
+	// and copied in costs a bulk write barrier while the collector runs
+	// (see viewAt), and the event copies it from here (takeTrades).
+	a.trades = append(a.trades, exchange.OwnTrade{})
+	t := &a.trades[len(a.trades)-1]
+	t.Symbol, t.ID, t.OrderID, t.OrderListID = m.info.Symbol, x.tradeIDs.of(x.tradeSeq), o.oid, -1
+	t.Price, t.Qty, t.QuoteQty, t.Commission, t.CommissionAsset = price.d, qty.d, quote.d, fee.d, feeAsset
+	t.Time, t.IsBuyer, t.IsMaker, t.IsBestMatch, t.IsSelfTrade, t.ClientOrderID = x.now, o.buy(), maker, true, self, o.cid
+	x.unreported = append(x.unreported, ownTrade{o: o, i: len(a.trades) - 1})
 	o.dirty()
-	m.setLast(price)
+	m.setLast(price.d)
 	if spent || !o.left.IsPositive() {
 		x.finish(m, o, statusFilled, false)
 	}
@@ -483,10 +512,10 @@ func (x *Exchange) fill(m *market, o *order, qty, price decimal.Decimal, maker, 
 // quantity step at the price (the order is then filled). A spent order's
 // left is not built (nothing reads what is left of a final order): on
 // narrow values the test is made on the coefficients.
-func (x *Exchange) quoteLeft(m *market, left, quote, price decimal.Decimal) (decimal.Decimal, bool) {
+func (x *Exchange) quoteLeft(m *market, left decimal.Decimal, quote, price num) (decimal.Decimal, bool) {
 	lc, le, ok1 := narrowOf(left)
-	qc, qe, ok2 := narrowOf(quote)
-	pc, pe, ok3 := narrowOf(price)
+	qc, qe, ok2 := quote.c, quote.e, quote.ok
+	pc, pe, ok3 := price.c, price.e, price.ok
 	if ok1 && ok2 && ok3 {
 		if c, e, ok := sumNarrow(lc, le, qc, qe, true); ok {
 			if c <= 0 {
@@ -500,8 +529,8 @@ func (x *Exchange) quoteLeft(m *market, left, quote, price decimal.Decimal) (dec
 			}
 		}
 	}
-	left = subDec(left, quote)
-	return left, !left.IsPositive() || !floorQuotientPositive(left, price, m.info.QtyScale())
+	left = subDec(left, quote.d)
+	return left, !left.IsPositive() || !floorQuotientPositive(left, price.d, m.info.QtyScale())
 }
 
 // scale is the decimals a commission of that precision is rounded to.
@@ -513,21 +542,21 @@ func scale(p int) int32 { return exchange.CommissionScale(p) }
 // covers it; otherwise rate × what the account received (qty for the buyer,
 // quote for the seller) in that asset, or rate × the quote amount in the
 // quote asset with Options.QuoteFees, rounded to its commission precision.
-func (x *Exchange) fee(a *account, m *market, buyer bool, qty, quote, rate decimal.Decimal) (decimal.Decimal, string) {
+func (x *Exchange) fee(a *account, m *market, buyer bool, qty, quote num, rate decimal.Decimal) (num, string) {
 	r := amountOf(rate)
-	quoteValue := amountOf(quote).mul(r)
+	quoteValue := quote.amount().mul(r)
 	if a.tokDeduct && quoteValue.isPositive() {
 		if tm, ok := x.markets[x.opts.Token+m.info.QuoteAsset]; ok && tm.price().IsPositive() {
 			tok := quoteValue.dec().Mul(one.Sub(x.opts.TokenDiscount)).Div(tm.price()).Round(defaultCommissionScale)
 			if a.bal(x.opts.Token).free.cmp(amountOf(tok)) >= 0 && tok.IsPositive() {
-				return tok, x.opts.Token
+				return numOf(tok), x.opts.Token
 			}
 		}
 	}
 	if buyer && !x.opts.QuoteFees {
-		return amountOf(qty).mul(r).round(scale(m.info.BaseCommissionPrecision)).dec(), m.info.BaseAsset
+		return numOfAmount(qty.amount().mul(r).round(scale(m.info.BaseCommissionPrecision))), m.info.BaseAsset
 	}
-	return quoteValue.round(scale(m.info.QuoteCommissionPrecision)).dec(), m.info.QuoteAsset
+	return numOfAmount(quoteValue.round(scale(m.info.QuoteCommissionPrecision))), m.info.QuoteAsset
 }
 
 // finish ends an order: it leaves the book, its remaining lock returns to
@@ -569,10 +598,20 @@ func (x *Exchange) flush(o *order) {
 	x.queued.Add(1)
 }
 
-// ownTrade is a trade of order o not yet reported in an event.
+// ownTrade is a trade of order o not yet reported in an event: the i-th
+// of its account's trades, or when i < 0 the (-1-i)-th of
+// Exchange.dropped (dropTrades).
 type ownTrade struct {
 	o *order
-	t exchange.OwnTrade
+	i int
+}
+
+// trade is the trade u stands for.
+func (x *Exchange) trade(u ownTrade) *exchange.OwnTrade {
+	if u.i < 0 {
+		return &x.dropped[-1-u.i]
+	}
+	return &u.o.acct.trades[u.i]
 }
 
 // tradeBlock is how many trades of events one allocation holds (64
@@ -603,12 +642,16 @@ func (x *Exchange) takeTrades(o *order) []exchange.OwnTrade {
 	kept := x.unreported[:0]
 	for _, u := range x.unreported {
 		if u.o == o {
-			out = append(out, u.t)
+			out = append(out, *x.trade(u))
 		} else {
 			kept = append(kept, u)
 		}
 	}
 	clear(x.unreported[len(kept):])
 	x.unreported = kept
+	if len(kept) == 0 && len(x.dropped) > 0 {
+		clear(x.dropped)
+		x.dropped = x.dropped[:0]
+	}
 	return out
 }

@@ -30,22 +30,23 @@ func (p *Port) UID() string { return p.uid }
 // Exchange returns the exchange behind the port.
 func (p *Port) Exchange() *Exchange { return p.x }
 
-// enter locks the exchange and returns the account, after the rate budget.
+// enter locks the exchange (unless one goroutine alone drives it:
+// Options.SingleDriver) and returns the account, after the rate budget.
 func (p *Port) enter(ep exchange.EndpointID) (*account, error) {
-	p.x.mu.Lock()
+	p.x.lockFeed()
 	a, ok := p.account()
 	if !ok {
-		p.x.mu.Unlock()
+		p.x.unlockFeed()
 		return nil, apiErr(exchange.CodeUserNotExist, "user %s does not exist", p.uid)
 	}
 	if err := p.x.budgetCheck(a, ep); err != nil {
-		p.x.mu.Unlock()
+		p.x.unlockFeed()
 		return nil, err
 	}
 	return a, nil
 }
 
-func (p *Port) leave() { p.x.mu.Unlock() }
+func (p *Port) leave() { p.x.unlockFeed() }
 
 // account returns the port's account; the caller holds x.mu.
 func (p *Port) account() (*account, bool) {
@@ -412,8 +413,8 @@ func (p *Port) SetTokDeduct(ctx context.Context, on bool) (bool, error) {
 
 // DrainEvents implements exchange.EventSource.
 func (p *Port) DrainEvents(dst []exchange.OrderEvent) []exchange.OrderEvent {
-	p.x.mu.Lock()
-	defer p.x.mu.Unlock()
+	p.x.lockFeed()
+	defer p.x.unlockFeed()
 	a, ok := p.account()
 	if !ok {
 		return dst

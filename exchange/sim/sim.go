@@ -107,8 +107,9 @@ type Options struct {
 	// A backtest, which reads its fills from order events, sets it low.
 	OwnTradeRetention int
 	// SingleDriver says one goroutine alone calls the exchange, as a
-	// backtest's loop does: FeedBar, called at every bar, then takes no
-	// lock (every other method still does). An exchange shared between
+	// backtest's loop does: FeedBar, called at every bar, and the calls
+	// of a Port (orders, events, balances) then take no lock (every other
+	// method of the Exchange still does). An exchange shared between
 	// goroutines (a server, a paper bot with its status listener) must
 	// leave it false.
 	SingleDriver bool
@@ -137,6 +138,9 @@ type Exchange struct {
 	// unreported holds the trades of orders not yet flushed to an event:
 	// the orders the call in progress filled.
 	unreported []ownTrade
+	// dropped holds unreported trades their account's list no longer
+	// keeps (dropTrades).
+	dropped []exchange.OwnTrade
 	// tradeBlock is where events' trade lists come from (takeTrades).
 	tradeBlock []exchange.OwnTrade
 	// orderIDs and tradeIDs write the numbers' text (orders with a
