@@ -25,16 +25,19 @@ var _ FixedPositioner = (*instance)(nil)
 
 // PositionQty implements FixedPositioner.
 func (in *instance) PositionQty(symbol string) decimal.Decimal {
-	if p, ok := in.positions[symbol]; ok {
-		return p.Qty
+	if h, ok := in.positions[symbol]; ok {
+		return h.qty()
 	}
 	return decimal.Decimal{}
 }
 
 // PositionQtyFixed implements FixedPositioner.
 func (in *instance) PositionQtyFixed(symbol string) (exchange.Fixed, bool) {
-	if p, ok := in.positions[symbol]; ok {
-		return exchange.FixedOf(p.Qty)
+	if h, ok := in.positions[symbol]; ok {
+		if h.f.ok&fQty != 0 {
+			return h.f.qty, true
+		}
+		return exchange.FixedOf(h.pos.Qty)
 	}
 	return exchange.Fixed{}, true
 }

@@ -30,7 +30,7 @@ type instance struct {
 	skipping  bool    // inside Skip: orders are refused
 	feeds     []Feed
 	schedules []*schedule
-	positions map[string]*Position
+	positions map[string]*heldPos
 	log       *slog.Logger
 	warming   bool
 	paused    bool // by the operator: new orders refused (RulePaused)
@@ -116,8 +116,8 @@ func (in *instance) LastPrice(symbol string) decimal.Decimal {
 func (in *instance) Balance(asset string) exchange.Balance { return in.rt.balance(asset) }
 
 func (in *instance) Position(symbol string) Position {
-	if p, ok := in.positions[symbol]; ok {
-		return *p
+	if h, ok := in.positions[symbol]; ok {
+		return h.position()
 	}
 	return Position{Symbol: symbol}
 }
@@ -160,11 +160,11 @@ func (in *instance) OpenOrders(symbol string) []Order {
 	return out
 }
 
-func (in *instance) position(symbol string) *Position {
-	p, ok := in.positions[symbol]
+func (in *instance) position(symbol string) *heldPos {
+	h, ok := in.positions[symbol]
 	if !ok {
-		p = &Position{Symbol: symbol}
-		in.positions[symbol] = p
+		h = &heldPos{pos: Position{Symbol: symbol}}
+		in.positions[symbol] = h
 	}
-	return p
+	return h
 }

@@ -78,8 +78,8 @@ func (v *gateView) HasSTPGroup() bool                 { return v.opts.STPGroup }
 func (v *gateView) Position(s string) decimal.Decimal {
 	total := decimal.Zero
 	for _, in := range v.insts {
-		if p, ok := in.positions[s]; ok {
-			total = total.Add(p.Qty)
+		if h, ok := in.positions[s]; ok {
+			total = total.Add(h.qty())
 		}
 	}
 	return total

@@ -228,7 +228,7 @@ func (r *Runtime) Add(cfg Config, s Strategy) error {
 	if err != nil && len(cfg.Symbols) > 0 {
 		return fmt.Errorf("strategy %s: %w", cfg.ID, err)
 	}
-	in := &instance{rt: r, id: cfg.ID, cfg: cfg, s: s, feeds: feeds, positions: map[string]*Position{},
+	in := &instance{rt: r, id: cfg.ID, cfg: cfg, s: s, feeds: feeds, positions: map[string]*heldPos{},
 		log: r.log.With(slog.String("instance", cfg.ID))}
 	in.fills, _ = s.(FillHandler)
 	in.updates, _ = s.(OrderHandler)
