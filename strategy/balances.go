@@ -74,6 +74,15 @@ func (c *compactBalances) align() {
 
 // balance returns asset's balance as the last read listed it.
 func (c *compactBalances) balance(asset string) (exchange.Balance, bool) {
+	i, ok := c.find(asset)
+	if !ok {
+		return exchange.Balance{}, false
+	}
+	return c.decimals(i), true
+}
+
+// find returns the index of asset in the last read.
+func (c *compactBalances) find(asset string) (int, bool) {
 	i, ok := 0, false
 	if len(c.list) <= 16 {
 		for i = range c.list {
@@ -84,10 +93,7 @@ func (c *compactBalances) balance(asset string) (exchange.Balance, bool) {
 	} else {
 		i, ok = slices.BinarySearchFunc(c.list, asset, func(b exchange.CompactBalance, a string) int { return strings.Compare(b.Asset, a) })
 	}
-	if !ok {
-		return exchange.Balance{}, false
-	}
-	return c.decimals(i), true
+	return i, ok
 }
 
 // decimals is list[i] as an exchange.Balance, building only the amounts
