@@ -122,6 +122,16 @@ type FixedLastPricer interface {
 	LastPriceFixed(symbol string) (exchange.Fixed, bool)
 }
 
+// FixedFreer is an optional capability of a View that holds balances as
+// exchange.Fixed (a backtest's runtime reads the simulator's so):
+// FreeFixed returns an asset's free amount, and false when the view has it
+// only as a decimal (the gate then asks Free). The balance rule compares
+// with it, with the same answers, and builds its decimal only to quote it
+// in a refusal.
+type FixedFreer interface {
+	FreeFixed(asset string) (exchange.Fixed, bool)
+}
+
 // BudgetMode says what the gate does when the order pool's budget is spent.
 type BudgetMode uint8
 
@@ -272,24 +282,57 @@ func orderValue(o exchange.NewOrder, last decimal.Decimal) decimal.Decimal {
 // exchange.CmpDecimal's, which build no rescaled copy.
 func (g *Gate) checkBalance(o exchange.NewOrder, info *exchange.SymbolInfo, v View, notional decimal.Decimal) error {
 	if o.Side == exchange.SideSell {
-		if free := v.Free(info.BaseAsset); exchange.CmpDecimal(o.Quantity, free) > 0 {
-			return reject(RuleBalance, exchange.CodeInsufficientPosition, "sell %s %s but only %s free", o.Quantity, info.BaseAsset, free)
+		if free := readFree(v, info.BaseAsset); free.cmp(o.Quantity) < 0 {
+			return reject(RuleBalance, exchange.CodeInsufficientPosition, "sell %s %s but only %s free", o.Quantity, info.BaseAsset, free.decimal())
 		}
 		return nil
 	}
-	free := v.Free(info.QuoteAsset)
+	free := readFree(v, info.QuoteAsset)
 	if g.quoteFees && !(o.Type == exchange.TypeMarket && o.QuoteOrderQty.IsPositive()) {
 		fee := info.MaxQuoteFee(notional)
-		if exchange.CmpDecimal(notional.Add(fee), free) > 0 {
+		if need := notional.Add(fee); free.cmp(need) < 0 {
 			return reject(RuleBalance, exchange.CodeInsufficientPosition, "buy for %s %s and up to %s %s in fees but only %s free",
-				notional, info.QuoteAsset, fee, info.QuoteAsset, free)
+				notional, info.QuoteAsset, fee, info.QuoteAsset, free.decimal())
 		}
 		return nil
 	}
-	if exchange.CmpDecimal(notional, free) > 0 {
-		return reject(RuleBalance, exchange.CodeInsufficientPosition, "buy for %s %s but only %s free", notional, info.QuoteAsset, free)
+	if free.cmp(notional) < 0 {
+		return reject(RuleBalance, exchange.CodeInsufficientPosition, "buy for %s %s but only %s free", notional, info.QuoteAsset, free.decimal())
 	}
 	return nil
+}
+
+// freeAmount is a free balance as the view gave it: a Fixed (FixedFreer)
+// or a decimal.
+type freeAmount struct {
+	fix   exchange.Fixed
+	dec   decimal.Decimal
+	fixed bool
+}
+
+func readFree(v View, asset string) freeAmount {
+	if fv, ok := v.(FixedFreer); ok {
+		if f, ok := fv.FreeFixed(asset); ok {
+			return freeAmount{fix: f, fixed: true}
+		}
+	}
+	return freeAmount{dec: v.Free(asset)}
+}
+
+// cmp compares the free amount with d, as exchange.CmpDecimal does.
+func (a freeAmount) cmp(d decimal.Decimal) int {
+	if a.fixed {
+		return a.fix.CmpDecimal(d)
+	}
+	return exchange.CmpDecimal(a.dec, d)
+}
+
+// decimal is the free amount as a decimal, for a refusal's text.
+func (a freeAmount) decimal() decimal.Decimal {
+	if a.fixed {
+		return a.fix.Decimal()
+	}
+	return a.dec
 }
 
 // checkPortfolio reads notional for a buy, or with an order-value limit.

@@ -73,8 +73,13 @@ func (v *gateView) LastPriceFixed(s string) (exchange.Fixed, bool) {
 	return exchange.Fixed{}, false
 }
 func (v *gateView) Free(asset string) decimal.Decimal { return (*Runtime)(v).balance(asset).Free }
-func (v *gateView) OpenOrders() int                   { return len(v.open) }
-func (v *gateView) HasSTPGroup() bool                 { return v.opts.STPGroup }
+
+// FreeFixed implements risk.FixedFreer.
+func (v *gateView) FreeFixed(asset string) (exchange.Fixed, bool) {
+	return (*Runtime)(v).freeFixed(asset)
+}
+func (v *gateView) OpenOrders() int   { return len(v.open) }
+func (v *gateView) HasSTPGroup() bool { return v.opts.STPGroup }
 func (v *gateView) Position(s string) decimal.Decimal {
 	total := decimal.Zero
 	for _, in := range v.insts {
