@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -149,8 +150,11 @@ type Gate struct {
 	budgetMode BudgetMode
 	quoteFees  bool // a buy's funds must cover its fee in the quote asset
 
-	mu        sync.Mutex
-	killed    string // reason, empty while trading is allowed
+	mu     sync.Mutex
+	killed string // reason, empty while trading is allowed
+	// tripped is killed != "", read by Check without the lock (the
+	// switch is set and reset under it).
+	tripped   atomic.Bool
 	peak      decimal.Decimal
 	day       time.Time
 	dayStart  decimal.Decimal
@@ -195,11 +199,13 @@ func New(limits Limits, opts ...Option) (*Gate, error) {
 // Check refuses o with a *Rejection, or returns nil. With a budget in wait
 // mode it may block until the order pool has room or ctx ends.
 func (g *Gate) Check(ctx context.Context, o exchange.NewOrder, v View) error {
-	g.mu.Lock()
-	killed := g.killed
-	g.mu.Unlock()
-	if killed != "" {
-		return reject(RuleKillSwitch, 0, "trading stopped: %s", killed)
+	if g.tripped.Load() {
+		g.mu.Lock()
+		killed := g.killed
+		g.mu.Unlock()
+		if killed != "" {
+			return reject(RuleKillSwitch, 0, "trading stopped: %s", killed)
+		}
 	}
 	// The request-shape rules first, as the exchange applies them: a
 	// malformed order is refused with exchange's own error even when its
@@ -407,6 +413,7 @@ func (g *Gate) Observe(equity decimal.Decimal, now time.Time) bool {
 	if l := g.limits.MaxDailyLoss; l.IsPositive() {
 		if loss := g.dayStart.Sub(equity); loss.GreaterThan(l) {
 			g.killed = fmt.Sprintf("daily loss %s exceeds %s", loss, l)
+			g.tripped.Store(true)
 			return true
 		}
 	}
@@ -414,6 +421,7 @@ func (g *Gate) Observe(equity decimal.Decimal, now time.Time) bool {
 		dd := g.peak.Sub(equity).Div(g.peak)
 		if dd.GreaterThan(m) {
 			g.killed = fmt.Sprintf("drawdown %s%% exceeds %s%%", dd.Mul(decimal.NewFromInt(100)).StringFixed(2), m.Mul(decimal.NewFromInt(100)).String())
+			g.tripped.Store(true)
 			return true
 		}
 	}
@@ -447,6 +455,7 @@ func (g *Gate) Reset() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.killed = ""
+	g.tripped.Store(false)
 	g.peak = g.lastValue
 	g.dayStart = g.lastValue
 	g.setFloors()
