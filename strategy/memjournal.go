@@ -25,6 +25,7 @@ type MemoryJournal struct {
 	seed       maphash.Seed
 	intents    hashIndex
 	intentRecs []intentRec
+	lastIntent int               // the position of the intent recorded last (intent looks there first)
 	refused    map[string]string // client order id → cause
 	seen       hashIndex
 	fillKeys   []fillKey
@@ -90,6 +91,7 @@ func (j *MemoryJournal) RecordIntent(_ context.Context, in Intent) (bool, error)
 		return false, nil
 	}
 	j.intents.put(i, h, int32(len(j.intentRecs)))
+	j.lastIntent = len(j.intentRecs)
 	j.intentRecs = append(j.intentRecs, intentRec{id: id})
 	if in.Reason != "" {
 		if j.reasons == nil {
@@ -100,10 +102,15 @@ func (j *MemoryJournal) RecordIntent(_ context.Context, in Intent) (bool, error)
 	return true, nil
 }
 
-// intent returns the record of an intent, or nil.
+// intent returns the record of an intent, or nil. The runtime records
+// an order's acknowledgement (or refusal) right after its intent: that
+// one is found without a hash.
 func (j *MemoryJournal) intent(id string) *intentRec {
 	if len(j.intentRecs) == 0 {
 		return nil
+	}
+	if rec := &j.intentRecs[j.lastIntent]; rec.id == id {
+		return rec
 	}
 	h := uint32(maphash.String(j.seed, id))
 	if _, pos := j.intents.find(h, func(pos int32) bool { return j.intentRecs[pos].id == id }); pos >= 0 {
@@ -169,7 +176,7 @@ func (j *MemoryJournal) RecordFill(_ context.Context, instance, clientOrderID st
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	key := fillKey{t.Symbol, t.ID}
-	h := uint32(maphash.Comparable(j.seed, key))
+	h := uint32(maphash.String(j.seed, t.ID)) // a trade id repeats across symbols only: same compares both
 	j.seen.reserve()
 	i, pos := j.seen.find(h, func(pos int32) bool { return j.fillKeys[pos] == key })
 	if pos >= 0 {
