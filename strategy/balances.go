@@ -73,12 +73,13 @@ func (c *compactBalances) align() {
 }
 
 // balance returns asset's balance as the last read listed it.
-func (c *compactBalances) balance(asset string) (exchange.Balance, bool) {
+// The result points into c (a Balance is copied once, by the caller).
+func (c *compactBalances) balance(asset string) *exchange.Balance {
 	i, ok := c.find(asset)
 	if !ok {
-		return exchange.Balance{}, false
+		return nil
 	}
-	return c.decimals(i), true
+	return c.decimals(i)
 }
 
 // find returns the index of asset in the last read.
@@ -98,7 +99,7 @@ func (c *compactBalances) find(asset string) (int, bool) {
 
 // decimals is list[i] as an exchange.Balance, building only the amounts
 // that changed since its asset was last built.
-func (c *compactBalances) decimals(i int) exchange.Balance {
+func (c *compactBalances) decimals(i int) *exchange.Balance {
 	s, cb := &c.shown[i], &c.list[i]
 	switch {
 	case !s.ok || cb.Wide || s.from.Wide:
@@ -113,7 +114,7 @@ func (c *compactBalances) decimals(i int) exchange.Balance {
 		}
 	}
 	s.from, s.ok = *cb, true
-	return s.b
+	return &s.b
 }
 
 // fillMap puts the balances of the last read in bal (for the equity
@@ -124,7 +125,7 @@ func (c *compactBalances) fillMap(bal map[string]exchange.Balance) {
 	}
 	clear(bal)
 	for i := range c.list {
-		bal[c.list[i].Asset] = c.decimals(i)
+		bal[c.list[i].Asset] = *c.decimals(i)
 	}
 	c.inMap = true
 }

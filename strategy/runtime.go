@@ -120,7 +120,10 @@ type Runtime struct {
 	valued   []valuedAsset
 	valuedOK bool
 	terms    []equityTerm
-	orders   map[string]*tracked // the open orders by client order id (find reaches the finished too)
+	// orders are the open orders by client order id, once more than
+	// openIndexAt were open at a time (nil before: find scans open); find
+	// reaches the finished too.
+	orders map[string]*tracked
 	// trackedBlock is where new tracked orders are allocated from.
 	trackedBlock []tracked
 	posMath      posMath              // reused by every fill's position update
@@ -200,7 +203,7 @@ func New(opts Options) (*Runtime, error) {
 		opts: opts, log: opts.Logger, ctx: context.Background(),
 		feeds: map[Feed]*feedState{},
 		rules: map[string]*exchange.SymbolInfo{}, last: map[string]*lastPx{},
-		bal: map[string]exchange.Balance{}, stale: true, orders: map[string]*tracked{},
+		bal: map[string]exchange.Balance{}, stale: true,
 		stats: Stats{Refused: map[string]int{}},
 	}
 	if cr, ok := opts.Balances.(CompactBalanceReader); ok {
@@ -750,8 +753,8 @@ func (r *Runtime) balance(asset string) exchange.Balance {
 		}
 	}
 	if r.compact != nil {
-		if b, ok := r.compact.balance(asset); ok {
-			return b
+		if b := r.compact.balance(asset); b != nil {
+			return *b
 		}
 	} else if b, ok := r.bal[asset]; ok {
 		return b
