@@ -29,6 +29,7 @@ type compactBalances struct {
 	// assets rarely change), so a read finds them without a map.
 	shown []shownBalance
 	inMap bool // Runtime.bal holds list's balances
+	hint  int  // the index find returned last: looked at first
 }
 
 type shownBalance struct {
@@ -84,6 +85,17 @@ func (c *compactBalances) balance(asset string) *exchange.Balance {
 
 // find returns the index of asset in the last read.
 func (c *compactBalances) find(asset string) (int, bool) {
+	if c.hint < len(c.list) && c.list[c.hint].Asset == asset {
+		return c.hint, true
+	}
+	i, ok := c.find1(asset)
+	if ok {
+		c.hint = i
+	}
+	return i, ok
+}
+
+func (c *compactBalances) find1(asset string) (int, bool) {
 	i, ok := 0, false
 	if len(c.list) <= 16 {
 		for i = range c.list {

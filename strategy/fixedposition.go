@@ -25,7 +25,7 @@ var _ FixedPositioner = (*instance)(nil)
 
 // PositionQty implements FixedPositioner.
 func (in *instance) PositionQty(symbol string) decimal.Decimal {
-	if h, ok := in.positions[symbol]; ok {
+	if h := in.held(symbol); h != nil {
 		return h.qty()
 	}
 	return decimal.Decimal{}
@@ -33,7 +33,7 @@ func (in *instance) PositionQty(symbol string) decimal.Decimal {
 
 // PositionQtyFixed implements FixedPositioner.
 func (in *instance) PositionQtyFixed(symbol string) (exchange.Fixed, bool) {
-	if h, ok := in.positions[symbol]; ok {
+	if h := in.held(symbol); h != nil {
 		if h.f.ok&fQty != 0 {
 			return h.f.qty, true
 		}

@@ -116,3 +116,25 @@ func TestHeldPosBuildsOnRead(t *testing.T) {
 		t.Errorf("no position: %v %v", q, ok)
 	}
 }
+
+// TestHeldRemembersLastSymbol: the instance finds the position read last
+// without its map, and each symbol still gets its own (or none).
+func TestHeldRemembersLastSymbol(t *testing.T) {
+	t.Parallel()
+	d := decimal.RequireFromString
+	in := &instance{positions: map[string]*heldPos{}}
+	var m posMath
+	in.position("ETHBTC").apply(Fill{Side: exchange.SideBuy, Price: d("0.05"), Qty: d("2.5")}, "ETH", "BTC", &m)
+	in.position("XRPBTC").apply(Fill{Side: exchange.SideBuy, Price: d("0.00001"), Qty: d("700")}, "XRP", "BTC", &m)
+	for _, c := range []struct{ sym, qty string }{{"ETHBTC", "2.5"}, {"ETHBTC", "2.5"}, {"XRPBTC", "700"}, {"BNBBTC", "0"}, {"XRPBTC", "700"}, {"ETHBTC", "2.5"}} {
+		if q := in.PositionQty(c.sym); q.String() != c.qty {
+			t.Errorf("%s: PositionQty %s, want %s", c.sym, q, c.qty)
+		}
+		if p := in.Position(c.sym); p.Symbol != c.sym || p.Qty.String() != c.qty {
+			t.Errorf("%s: Position %+v", c.sym, p)
+		}
+	}
+	if in.held("BNBBTC") != nil || len(in.positions) != 2 {
+		t.Errorf("a read made a position: %v", in.positions)
+	}
+}

@@ -56,7 +56,7 @@ func (s *tradeIDs) add(id string) {
 type gateView Runtime
 
 func (v *gateView) Symbol(s string) (*exchange.SymbolInfo, bool) {
-	info, ok := v.rules[s]
+	info, ok := (*Runtime)(v).rule(s)
 	return info, ok
 }
 func (v *gateView) LastPrice(s string) decimal.Decimal {

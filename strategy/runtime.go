@@ -108,9 +108,13 @@ type Runtime struct {
 	aggFeeds  []*feedState
 	aggListed bool
 	rules     map[string]*exchange.SymbolInfo
-	last      map[string]*lastPx // present once a price was seen
-	bal       map[string]exchange.Balance
-	balBuf    []exchange.Balance // Options.Balances' reused reply
+	// ruleSym's rules are ruleInfo (nil when none is remembered): the
+	// symbol asked last, found again without the map (rule).
+	ruleSym  string
+	ruleInfo *exchange.SymbolInfo
+	last     map[string]*lastPx // present once a price was seen
+	bal      map[string]exchange.Balance
+	balBuf   []exchange.Balance // Options.Balances' reused reply
 	// compact is set when Options.Balances is a CompactBalanceReader:
 	// bal is then filled from it only for what lists every balance.
 	compact *compactBalances
@@ -293,6 +297,19 @@ func (r *Runtime) feedState(f Feed) *feedState {
 	return st
 }
 
+// rule returns a symbol's rules: a strategy, the gate and the fills ask
+// for the same symbol's again and again.
+func (r *Runtime) rule(symbol string) (*exchange.SymbolInfo, bool) {
+	if r.ruleInfo != nil && r.ruleSym == symbol {
+		return r.ruleInfo, true
+	}
+	info, ok := r.rules[symbol]
+	if ok {
+		r.ruleSym, r.ruleInfo = symbol, info
+	}
+	return info, ok
+}
+
 // lastEntry returns a symbol's last price entry, creating it.
 func (r *Runtime) lastEntry(symbol string) *lastPx {
 	lp := r.last[symbol]
@@ -414,6 +431,7 @@ func (r *Runtime) Start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("strategy: loading symbol rules: %w", err)
 	}
+	r.ruleInfo = nil
 	for i := range info.Symbols {
 		s := info.Symbols[i]
 		r.rules[s.Symbol] = &s
