@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -122,6 +123,16 @@ type FixedLastPricer interface {
 	LastPriceFixed(symbol string) (exchange.Fixed, bool)
 }
 
+// FixedFreer is an optional capability of a View that holds balances as
+// exchange.Fixed (a backtest's runtime reads the simulator's so):
+// FreeFixed returns an asset's free amount, and false when the view has it
+// only as a decimal (the gate then asks Free). The balance rule compares
+// with it, with the same answers, and builds its decimal only to quote it
+// in a refusal.
+type FixedFreer interface {
+	FreeFixed(asset string) (exchange.Fixed, bool)
+}
+
 // BudgetMode says what the gate does when the order pool's budget is spent.
 type BudgetMode uint8
 
@@ -139,8 +150,11 @@ type Gate struct {
 	budgetMode BudgetMode
 	quoteFees  bool // a buy's funds must cover its fee in the quote asset
 
-	mu        sync.Mutex
-	killed    string // reason, empty while trading is allowed
+	mu     sync.Mutex
+	killed string // reason, empty while trading is allowed
+	// tripped is killed != "", read by Check without the lock (the
+	// switch is set and reset under it).
+	tripped   atomic.Bool
 	peak      decimal.Decimal
 	day       time.Time
 	dayStart  decimal.Decimal
@@ -185,11 +199,13 @@ func New(limits Limits, opts ...Option) (*Gate, error) {
 // Check refuses o with a *Rejection, or returns nil. With a budget in wait
 // mode it may block until the order pool has room or ctx ends.
 func (g *Gate) Check(ctx context.Context, o exchange.NewOrder, v View) error {
-	g.mu.Lock()
-	killed := g.killed
-	g.mu.Unlock()
-	if killed != "" {
-		return reject(RuleKillSwitch, 0, "trading stopped: %s", killed)
+	if g.tripped.Load() {
+		g.mu.Lock()
+		killed := g.killed
+		g.mu.Unlock()
+		if killed != "" {
+			return reject(RuleKillSwitch, 0, "trading stopped: %s", killed)
+		}
 	}
 	// The request-shape rules first, as the exchange applies them: a
 	// malformed order is refused with exchange's own error even when its
@@ -272,24 +288,57 @@ func orderValue(o exchange.NewOrder, last decimal.Decimal) decimal.Decimal {
 // exchange.CmpDecimal's, which build no rescaled copy.
 func (g *Gate) checkBalance(o exchange.NewOrder, info *exchange.SymbolInfo, v View, notional decimal.Decimal) error {
 	if o.Side == exchange.SideSell {
-		if free := v.Free(info.BaseAsset); exchange.CmpDecimal(o.Quantity, free) > 0 {
-			return reject(RuleBalance, exchange.CodeInsufficientPosition, "sell %s %s but only %s free", o.Quantity, info.BaseAsset, free)
+		if free := readFree(v, info.BaseAsset); free.cmp(o.Quantity) < 0 {
+			return reject(RuleBalance, exchange.CodeInsufficientPosition, "sell %s %s but only %s free", o.Quantity, info.BaseAsset, free.decimal())
 		}
 		return nil
 	}
-	free := v.Free(info.QuoteAsset)
+	free := readFree(v, info.QuoteAsset)
 	if g.quoteFees && !(o.Type == exchange.TypeMarket && o.QuoteOrderQty.IsPositive()) {
 		fee := info.MaxQuoteFee(notional)
-		if exchange.CmpDecimal(notional.Add(fee), free) > 0 {
+		if need := notional.Add(fee); free.cmp(need) < 0 {
 			return reject(RuleBalance, exchange.CodeInsufficientPosition, "buy for %s %s and up to %s %s in fees but only %s free",
-				notional, info.QuoteAsset, fee, info.QuoteAsset, free)
+				notional, info.QuoteAsset, fee, info.QuoteAsset, free.decimal())
 		}
 		return nil
 	}
-	if exchange.CmpDecimal(notional, free) > 0 {
-		return reject(RuleBalance, exchange.CodeInsufficientPosition, "buy for %s %s but only %s free", notional, info.QuoteAsset, free)
+	if free.cmp(notional) < 0 {
+		return reject(RuleBalance, exchange.CodeInsufficientPosition, "buy for %s %s but only %s free", notional, info.QuoteAsset, free.decimal())
 	}
 	return nil
+}
+
+// freeAmount is a free balance as the view gave it: a Fixed (FixedFreer)
+// or a decimal.
+type freeAmount struct {
+	fix   exchange.Fixed
+	dec   decimal.Decimal
+	fixed bool
+}
+
+func readFree(v View, asset string) freeAmount {
+	if fv, ok := v.(FixedFreer); ok {
+		if f, ok := fv.FreeFixed(asset); ok {
+			return freeAmount{fix: f, fixed: true}
+		}
+	}
+	return freeAmount{dec: v.Free(asset)}
+}
+
+// cmp compares the free amount with d, as exchange.CmpDecimal does.
+func (a freeAmount) cmp(d decimal.Decimal) int {
+	if a.fixed {
+		return a.fix.CmpDecimal(d)
+	}
+	return exchange.CmpDecimal(a.dec, d)
+}
+
+// decimal is the free amount as a decimal, for a refusal's text.
+func (a freeAmount) decimal() decimal.Decimal {
+	if a.fixed {
+		return a.fix.Decimal()
+	}
+	return a.dec
 }
 
 // checkPortfolio reads notional for a buy, or with an order-value limit.
@@ -364,6 +413,7 @@ func (g *Gate) Observe(equity decimal.Decimal, now time.Time) bool {
 	if l := g.limits.MaxDailyLoss; l.IsPositive() {
 		if loss := g.dayStart.Sub(equity); loss.GreaterThan(l) {
 			g.killed = fmt.Sprintf("daily loss %s exceeds %s", loss, l)
+			g.tripped.Store(true)
 			return true
 		}
 	}
@@ -371,6 +421,7 @@ func (g *Gate) Observe(equity decimal.Decimal, now time.Time) bool {
 		dd := g.peak.Sub(equity).Div(g.peak)
 		if dd.GreaterThan(m) {
 			g.killed = fmt.Sprintf("drawdown %s%% exceeds %s%%", dd.Mul(decimal.NewFromInt(100)).StringFixed(2), m.Mul(decimal.NewFromInt(100)).String())
+			g.tripped.Store(true)
 			return true
 		}
 	}
@@ -404,6 +455,7 @@ func (g *Gate) Reset() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.killed = ""
+	g.tripped.Store(false)
 	g.peak = g.lastValue
 	g.dayStart = g.lastValue
 	g.setFloors()

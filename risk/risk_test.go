@@ -381,3 +381,87 @@ func TestCheckWithFixedLastPrice(t *testing.T) {
 		t.Errorf("%d refusals, want 4: the orders do not exercise the rules", refusals)
 	}
 }
+
+// fixedFreeView holds the free balances as exchange.Fixed, as a backtest's
+// runtime holds the simulator's, and refuses to be asked for a decimal of
+// one it holds (an asset it does not hold so is asked of the view).
+type fixedFreeView struct {
+	*view
+	fix map[string]exchange.Fixed
+}
+
+func (f *fixedFreeView) FreeFixed(a string) (exchange.Fixed, bool) {
+	x, ok := f.fix[a]
+	return x, ok
+}
+func (f *fixedFreeView) Free(a string) decimal.Decimal {
+	if _, ok := f.fix[a]; ok {
+		panic("Free asked of a view that holds " + a + " as a Fixed")
+	}
+	return f.view.Free(a)
+}
+
+// TestCheckWithFixedFree: a view with the free balances as Fixed gets the
+// very answers (rule, code and message, the free amount quoted with its
+// exponent) a view with their decimals gets, for sells and buys that pass
+// and that the balance rule refuses, with and without quote fees, and
+// with one asset the view has only as a decimal.
+func TestCheckWithFixedFree(t *testing.T) {
+	t.Parallel()
+	plain, err := New(Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fees, err := New(Limits{}, WithQuoteFees())
+	if err != nil {
+		t.Fatal(err)
+	}
+	market := func(side exchange.Side, qty, quote string) exchange.NewOrder {
+		o := exchange.NewOrder{Symbol: "BTCUSDT", Side: side, Type: exchange.TypeMarket}
+		if qty != "" {
+			o.Quantity = d(qty)
+		}
+		if quote != "" {
+			o.QuoteOrderQty = d(quote)
+		}
+		return o
+	}
+	frees := []map[string]exchange.Fixed{
+		{"USDT": exchange.NewFixed(100000, -2), "BTC": exchange.NewFixed(50000000, -8)}, // 1000.00 USDT, 0.50000000 BTC
+		{"USDT": exchange.NewFixed(1000, 0)},                                            // BTC only as a decimal
+	}
+	var refusals int
+	for _, g := range []*Gate{plain, fees} {
+		for _, fx := range frees {
+			for _, o := range []exchange.NewOrder{
+				market(exchange.SideSell, "0.5", ""),    // passes: all of it
+				market(exchange.SideSell, "0.5001", ""), // more than free
+				market(exchange.SideBuy, "", "1000"),    // passes: all of it
+				market(exchange.SideBuy, "", "1000.01"),
+				buy("0.05", "20000"), // 1000: passes
+				buy("0.0499", "20000"),
+				buy("0.06", "20000"),
+			} {
+				v := newView()
+				for a, f := range fx {
+					v.free[a] = f.Decimal()
+				}
+				want := g.Check(context.Background(), o, v)
+				got := g.Check(context.Background(), o, &fixedFreeView{view: v, fix: fx})
+				if (got == nil) != (want == nil) || got != nil && got.Error() != want.Error() {
+					t.Errorf("%s %s %s %s: fixed %v, decimal %v", o.Side, o.Type, o.Quantity, o.QuoteOrderQty, got, want)
+				}
+				if want != nil {
+					refusals++
+				}
+			}
+		}
+	}
+	if refusals != 12 {
+		t.Errorf("%d refusals, want 12: the orders do not exercise the rule", refusals)
+	}
+	err = plain.Check(context.Background(), market(exchange.SideBuy, "", "1000.01"), &fixedFreeView{view: newView(), fix: frees[0]})
+	if err == nil || err.Error() != "risk: balance: buy for 1000.01 USDT but only 1000 free (exchange code 30004)" {
+		t.Errorf("refusal %v", err)
+	}
+}

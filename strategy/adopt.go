@@ -40,8 +40,7 @@ func (r *Runtime) Adopt(instance string, o Order, executed decimal.Decimal, unkn
 			t.order.Status = exchange.StatusNew
 		}
 	}
-	r.orders[o.ClientOrderID] = t
-	r.open = append(r.open, t)
+	r.addOpen(t)
 	return nil
 }
 

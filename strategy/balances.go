@@ -29,6 +29,7 @@ type compactBalances struct {
 	// assets rarely change), so a read finds them without a map.
 	shown []shownBalance
 	inMap bool // Runtime.bal holds list's balances
+	hint  int  // the index find returned last: looked at first
 }
 
 type shownBalance struct {
@@ -73,7 +74,28 @@ func (c *compactBalances) align() {
 }
 
 // balance returns asset's balance as the last read listed it.
-func (c *compactBalances) balance(asset string) (exchange.Balance, bool) {
+// The result points into c (a Balance is copied once, by the caller).
+func (c *compactBalances) balance(asset string) *exchange.Balance {
+	i, ok := c.find(asset)
+	if !ok {
+		return nil
+	}
+	return c.decimals(i)
+}
+
+// find returns the index of asset in the last read.
+func (c *compactBalances) find(asset string) (int, bool) {
+	if c.hint < len(c.list) && c.list[c.hint].Asset == asset {
+		return c.hint, true
+	}
+	i, ok := c.find1(asset)
+	if ok {
+		c.hint = i
+	}
+	return i, ok
+}
+
+func (c *compactBalances) find1(asset string) (int, bool) {
 	i, ok := 0, false
 	if len(c.list) <= 16 {
 		for i = range c.list {
@@ -84,15 +106,12 @@ func (c *compactBalances) balance(asset string) (exchange.Balance, bool) {
 	} else {
 		i, ok = slices.BinarySearchFunc(c.list, asset, func(b exchange.CompactBalance, a string) int { return strings.Compare(b.Asset, a) })
 	}
-	if !ok {
-		return exchange.Balance{}, false
-	}
-	return c.decimals(i), true
+	return i, ok
 }
 
 // decimals is list[i] as an exchange.Balance, building only the amounts
 // that changed since its asset was last built.
-func (c *compactBalances) decimals(i int) exchange.Balance {
+func (c *compactBalances) decimals(i int) *exchange.Balance {
 	s, cb := &c.shown[i], &c.list[i]
 	switch {
 	case !s.ok || cb.Wide || s.from.Wide:
@@ -107,7 +126,7 @@ func (c *compactBalances) decimals(i int) exchange.Balance {
 		}
 	}
 	s.from, s.ok = *cb, true
-	return s.b
+	return &s.b
 }
 
 // fillMap puts the balances of the last read in bal (for the equity
@@ -118,7 +137,7 @@ func (c *compactBalances) fillMap(bal map[string]exchange.Balance) {
 	}
 	clear(bal)
 	for i := range c.list {
-		bal[c.list[i].Asset] = c.decimals(i)
+		bal[c.list[i].Asset] = *c.decimals(i)
 	}
 	c.inMap = true
 }

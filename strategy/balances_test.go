@@ -53,6 +53,13 @@ func TestCompactBalancesMatchAccount(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// FreeFixed first: after a credit it is the read that refreshes.
+		for _, w := range append(want, exchange.Balance{Asset: "BNB"}) {
+			wf, fits := exchange.FixedOf(w.Free)
+			if got, ok := in.FreeFixed(w.Asset); ok != fits || ok && got != wf {
+				t.Errorf("%s: %s FreeFixed %v %v, want %v %v", step, w.Asset, got, ok, wf, fits)
+			}
+		}
 		for _, w := range append(want, exchange.Balance{Asset: "BNB"}) {
 			got := in.Balance(w.Asset)
 			if got.Asset != w.Asset || !sameDecimal(got.Free, w.Free) || !sameDecimal(got.Locked, w.Locked) || !sameDecimal(got.Available, w.Available) {
@@ -102,5 +109,8 @@ func TestCompactBalancesMatchAccount(t *testing.T) {
 	check("wide")
 	if _, fits := exchange.FixedOf(in.Balance("ETH").Free); fits {
 		t.Error("the ETH balance fits an int64: the wide case is not reached")
+	}
+	if f, ok := in.FreeFixed("BTC"); !ok || f.Coef <= 0 {
+		t.Errorf("BTC FreeFixed %v %v after the fill", f, ok)
 	}
 }

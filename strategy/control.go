@@ -111,13 +111,13 @@ func (r *Runtime) ForceExit(ctx context.Context, instance, symbol string) (Order
 	if info == nil {
 		return Order{}, fmt.Errorf("strategy %s: no rules for %s", in.id, symbol)
 	}
-	qty := p.Qty
+	qty := p.qty()
 	if free := r.balance(info.BaseAsset).Free; free.LessThan(qty) {
 		qty = free
 	}
 	qty = info.FloorQty(qty)
 	if !qty.IsPositive() {
-		return Order{}, fmt.Errorf("strategy %s: no %s to sell (position %s)", in.id, symbol, p.Qty)
+		return Order{}, fmt.Errorf("strategy %s: no %s to sell (position %s)", in.id, symbol, p.qty())
 	}
 	o := exchange.NewOrder{Symbol: symbol, Side: exchange.SideSell, Type: exchange.TypeMarket, Quantity: qty}
 	ord, err := in.place(o, true)

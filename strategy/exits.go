@@ -111,7 +111,7 @@ func (in *instance) exitFill(f Fill, info *exchange.SymbolInfo) {
 		if p == nil {
 			p = &exitPos{opened: f.Time, checked: f.Time, high: f.Price}
 			if pos != nil {
-				p.realized = pos.Realized
+				p.realized = pos.realized()
 			}
 			if x != nil {
 				x.pos[f.Symbol] = p
@@ -134,7 +134,7 @@ func (in *instance) exitFill(f Fill, info *exchange.SymbolInfo) {
 		return
 	}
 	step := decimal.New(1, -info.QtyScale())
-	if pos.Qty.GreaterThanOrEqual(step) {
+	if pos.qty().GreaterThanOrEqual(step) {
 		return
 	}
 	reason := ExitSignal
@@ -146,7 +146,7 @@ func (in *instance) exitFill(f Fill, info *exchange.SymbolInfo) {
 	} else {
 		delete(in.protect.open, f.Symbol)
 	}
-	in.closed(f.Symbol, p, pos.Realized.Sub(p.realized), reason, f.Time)
+	in.closed(f.Symbol, p, pos.realized().Sub(p.realized), reason, f.Time)
 }
 
 // arm sets a position's levels from its entry.

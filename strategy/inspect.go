@@ -49,7 +49,7 @@ func (r *Runtime) Positions() map[string][]Position {
 		}
 		sort.Strings(syms)
 		for _, s := range syms {
-			out[in.id] = append(out[in.id], *in.positions[s])
+			out[in.id] = append(out[in.id], in.positions[s].position())
 		}
 	}
 	return out

@@ -30,12 +30,16 @@ type instance struct {
 	skipping  bool    // inside Skip: orders are refused
 	feeds     []Feed
 	schedules []*schedule
-	positions map[string]*Position
-	log       *slog.Logger
-	warming   bool
-	paused    bool // by the operator: new orders refused (RulePaused)
-	stopped   error
-	dirty     bool // state may have changed: save after the event
+	positions map[string]*heldPos
+	// posSym's position is posLast (nil when none is remembered): the
+	// symbol read or filled last, found again without the map (held).
+	posSym  string
+	posLast *heldPos
+	log     *slog.Logger
+	warming bool
+	paused  bool // by the operator: new orders refused (RulePaused)
+	stopped error
+	dirty   bool // state may have changed: save after the event
 	// runOrders collects the client order ids placed during a schedule
 	// run (non-nil only then), for the run's record.
 	runOrders []string
@@ -116,14 +120,14 @@ func (in *instance) LastPrice(symbol string) decimal.Decimal {
 func (in *instance) Balance(asset string) exchange.Balance { return in.rt.balance(asset) }
 
 func (in *instance) Position(symbol string) Position {
-	if p, ok := in.positions[symbol]; ok {
-		return *p
+	if h := in.held(symbol); h != nil {
+		return h.position()
 	}
 	return Position{Symbol: symbol}
 }
 
 func (in *instance) Rules(symbol string) (*exchange.SymbolInfo, error) {
-	info, ok := in.rt.rules[symbol]
+	info, ok := in.rt.rule(symbol)
 	if !ok {
 		return nil, fmt.Errorf("strategy: unknown symbol %q", symbol)
 	}
@@ -160,11 +164,26 @@ func (in *instance) OpenOrders(symbol string) []Order {
 	return out
 }
 
-func (in *instance) position(symbol string) *Position {
-	p, ok := in.positions[symbol]
-	if !ok {
-		p = &Position{Symbol: symbol}
-		in.positions[symbol] = p
+// position returns the instance's position in symbol, creating it.
+func (in *instance) position(symbol string) *heldPos {
+	h := in.held(symbol)
+	if h == nil {
+		h = &heldPos{pos: Position{Symbol: symbol}}
+		in.positions[symbol] = h
+		in.posSym, in.posLast = symbol, h
 	}
-	return p
+	return h
+}
+
+// held returns the instance's position in symbol, or nil when it has
+// none. Positions are never removed, so the one remembered stays valid.
+func (in *instance) held(symbol string) *heldPos {
+	if in.posLast != nil && in.posSym == symbol {
+		return in.posLast
+	}
+	h := in.positions[symbol]
+	if h != nil {
+		in.posSym, in.posLast = symbol, h
+	}
+	return h
 }

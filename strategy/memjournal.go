@@ -20,14 +20,14 @@ import (
 // an error, as in the store. It is safe for concurrent use.
 type MemoryJournal struct {
 	mu sync.Mutex
-	// intents index intentRecs by client order id, seen the fills'
-	// keys (fillKeys, in the order recorded) by symbol and trade id.
+	// intents index intentRecs by client order id, seen the fills (their
+	// positions in the order recorded, fillAt) by symbol and trade id.
 	seed       maphash.Seed
 	intents    hashIndex
 	intentRecs []intentRec
+	lastIntent int               // the position of the intent recorded last (intent looks there first)
 	refused    map[string]string // client order id → cause
 	seen       hashIndex
-	fillKeys   []fillKey
 	// fills are kept in blocks of fillBlock, so recording a fill never
 	// copies the ones before it; done holds the full blocks, joined into
 	// one when Fills is asked for a range spanning blocks.
@@ -50,8 +50,6 @@ const (
 	fillBlock      = 1024
 	firstFillBlock = 32
 )
-
-type fillKey struct{ symbol, id string }
 
 // intentRec is a recorded intent.
 type intentRec struct {
@@ -90,6 +88,7 @@ func (j *MemoryJournal) RecordIntent(_ context.Context, in Intent) (bool, error)
 		return false, nil
 	}
 	j.intents.put(i, h, int32(len(j.intentRecs)))
+	j.lastIntent = len(j.intentRecs)
 	j.intentRecs = append(j.intentRecs, intentRec{id: id})
 	if in.Reason != "" {
 		if j.reasons == nil {
@@ -100,10 +99,15 @@ func (j *MemoryJournal) RecordIntent(_ context.Context, in Intent) (bool, error)
 	return true, nil
 }
 
-// intent returns the record of an intent, or nil.
+// intent returns the record of an intent, or nil. The runtime records
+// an order's acknowledgement (or refusal) right after its intent: that
+// one is found without a hash.
 func (j *MemoryJournal) intent(id string) *intentRec {
 	if len(j.intentRecs) == 0 {
 		return nil
+	}
+	if rec := &j.intentRecs[j.lastIntent]; rec.id == id {
+		return rec
 	}
 	h := uint32(maphash.String(j.seed, id))
 	if _, pos := j.intents.find(h, func(pos int32) bool { return j.intentRecs[pos].id == id }); pos >= 0 {
@@ -168,18 +172,20 @@ func (j *MemoryJournal) RecordOrder(context.Context, string, exchange.Order) err
 func (j *MemoryJournal) RecordFill(_ context.Context, instance, clientOrderID string, t exchange.OwnTrade) (bool, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	key := fillKey{t.Symbol, t.ID}
-	h := uint32(maphash.Comparable(j.seed, key))
+	h := uint32(maphash.String(j.seed, t.ID)) // a trade id repeats across symbols only: same compares both
 	j.seen.reserve()
-	i, pos := j.seen.find(h, func(pos int32) bool { return j.fillKeys[pos] == key })
+	i, pos := j.seen.find(h, func(pos int32) bool {
+		f := j.fillAt(int(pos))
+		return f.ID == t.ID && f.Symbol == t.Symbol
+	})
 	if pos >= 0 {
 		return false, nil
 	}
-	if len(j.fillKeys) >= math.MaxInt32-1 {
-		return false, fmt.Errorf("strategy: recording fill %s %s: the journal holds %d fills, its most", t.Symbol, t.ID, len(j.fillKeys))
+	n := j.nDone + len(j.fills)
+	if n >= math.MaxInt32-1 {
+		return false, fmt.Errorf("strategy: recording fill %s %s: the journal holds %d fills, its most", t.Symbol, t.ID, n)
 	}
-	j.seen.put(i, h, int32(len(j.fillKeys)))
-	j.fillKeys = append(j.fillKeys, key)
+	j.seen.put(i, h, int32(n))
 	if len(j.fills) == cap(j.fills) {
 		size := min(fillBlock, max(firstFillBlock, 2*len(j.fills)))
 		if len(j.fills) > 0 {
@@ -191,6 +197,22 @@ func (j *MemoryJournal) RecordFill(_ context.Context, instance, clientOrderID st
 	j.fills = append(j.fills, JournalFill{Instance: instance, ClientOrderID: clientOrderID, OwnTrade: t})
 	j.count.Add(1)
 	return true, nil
+}
+
+// fillAt is the fill recorded at position pos (counted from 0 in the
+// order recorded), which the journal holds. seen keeps positions only: a
+// fill's key is read from the fill itself, and only when its hash matches.
+func (j *MemoryJournal) fillAt(pos int) *JournalFill {
+	if pos >= j.nDone {
+		return &j.fills[pos-j.nDone]
+	}
+	for _, b := range j.done {
+		if pos < len(b) {
+			return &b[pos]
+		}
+		pos -= len(b)
+	}
+	panic("strategy: memory journal: fill position out of range") // seen holds recorded positions only
 }
 
 // FillCount is how many fills are recorded. It takes no lock: a backtest

@@ -98,6 +98,26 @@ func TestMemoryJournalFillBlocks(t *testing.T) {
 	record(4*fillBlock, 4*fillBlock+1)
 	check(4*fillBlock, 4*fillBlock+1)
 	check(3, 4*fillBlock+1)
+	// Every fill recorded, in joined and in full blocks, is known again by
+	// its symbol and trade id; the same trade id of another symbol is new.
+	record(4*fillBlock+1, 5*fillBlock)
+	for i := range 5 * fillBlock {
+		tr := exchange.OwnTrade{Symbol: "BTCUSDT", ID: strconv.Itoa(i)}
+		if ok, err := j.RecordFill(ctx, "s", "c"+tr.ID, tr); ok || err != nil {
+			t.Fatalf("fill %d offered again: inserted %v, err %v", i, ok, err)
+		}
+	}
+	if len(j.done) == 0 {
+		t.Fatal("no full block left: the re-offers did not reach one")
+	}
+	for _, id := range []string{"0", "2047", "5119"} {
+		if ok, err := j.RecordFill(ctx, "s", "e"+id, exchange.OwnTrade{Symbol: "ETHUSDT", ID: id}); !ok || err != nil {
+			t.Fatalf("ETHUSDT trade %s: inserted %v, err %v", id, ok, err)
+		}
+	}
+	if n := j.FillCount(); n != 5*fillBlock+3 {
+		t.Fatalf("FillCount %d, want %d", n, 5*fillBlock+3)
+	}
 }
 
 // TestMemoryJournalRepeatedIntent: a repeated client order id is refused

@@ -56,7 +56,7 @@ func (s *tradeIDs) add(id string) {
 type gateView Runtime
 
 func (v *gateView) Symbol(s string) (*exchange.SymbolInfo, bool) {
-	info, ok := v.rules[s]
+	info, ok := (*Runtime)(v).rule(s)
 	return info, ok
 }
 func (v *gateView) LastPrice(s string) decimal.Decimal {
@@ -73,13 +73,18 @@ func (v *gateView) LastPriceFixed(s string) (exchange.Fixed, bool) {
 	return exchange.Fixed{}, false
 }
 func (v *gateView) Free(asset string) decimal.Decimal { return (*Runtime)(v).balance(asset).Free }
-func (v *gateView) OpenOrders() int                   { return len(v.open) }
-func (v *gateView) HasSTPGroup() bool                 { return v.opts.STPGroup }
+
+// FreeFixed implements risk.FixedFreer.
+func (v *gateView) FreeFixed(asset string) (exchange.Fixed, bool) {
+	return (*Runtime)(v).freeFixed(asset)
+}
+func (v *gateView) OpenOrders() int   { return len(v.open) }
+func (v *gateView) HasSTPGroup() bool { return v.opts.STPGroup }
 func (v *gateView) Position(s string) decimal.Decimal {
 	total := decimal.Zero
 	for _, in := range v.insts {
-		if p, ok := in.positions[s]; ok {
-			total = total.Add(p.Qty)
+		if h, ok := in.positions[s]; ok {
+			total = total.Add(h.qty())
 		}
 	}
 	return total
@@ -168,9 +173,28 @@ func (r *Runtime) record(in *instance, o exchange.NewOrder, reason string) (*tra
 	if in.runOrders != nil {
 		in.runOrders = append(in.runOrders, o.NewClientOrderID)
 	}
-	r.orders[o.NewClientOrderID] = t
-	r.open = append(r.open, t)
+	r.addOpen(t)
 	return t, nil
+}
+
+// openIndexAt is how many open orders find scans before the runtime
+// indexes them by client order id (Runtime.orders): a backtest has one or
+// two open at a time, and a map of them cost a hash, an insert and a
+// delete per order.
+const openIndexAt = 16
+
+// addOpen makes t an open order.
+func (r *Runtime) addOpen(t *tracked) {
+	r.open = append(r.open, t)
+	switch {
+	case r.orders != nil:
+		r.orders[t.order.ClientOrderID] = t
+	case len(r.open) > openIndexAt:
+		r.orders = make(map[string]*tracked, 2*len(r.open))
+		for _, o := range r.open {
+			r.orders[o.order.ClientOrderID] = o
+		}
+	}
 }
 
 // newTracked returns a zero tracked order from a block: orders are kept
@@ -259,9 +283,10 @@ const keptFinished = 10_000
 // map and joins the finished, the oldest of which are forgotten in bulk.
 // The map holds open orders only, so it stays the size of the open list
 // (a backtest's thousands of orders used to grow it, and every order
-// paid for a lookup in a map of them); find reaches the finished.
+// paid for a lookup in a map of them); find reaches the finished. A
+// backtest's runtime has no map at all (addOpen).
 func (r *Runtime) dropOpen(t *tracked) {
-	if r.orders[t.order.ClientOrderID] == t {
+	if r.orders != nil && r.orders[t.order.ClientOrderID] == t {
 		delete(r.orders, t.order.ClientOrderID)
 	}
 	r.finished = append(r.finished, t)
@@ -282,8 +307,16 @@ func (r *Runtime) dropOpen(t *tracked) {
 // the runtime remembers (searched newest first: an event or a cancel is
 // almost always of an order that ended moments ago), or nil.
 func (r *Runtime) find(cid string) *tracked {
-	if t, ok := r.orders[cid]; ok {
-		return t
+	if r.orders != nil {
+		if t, ok := r.orders[cid]; ok {
+			return t
+		}
+	} else {
+		for i := len(r.open) - 1; i >= 0; i-- { // newest first, as the map kept the last
+			if t := r.open[i]; t.order.ClientOrderID == cid {
+				return t
+			}
+		}
 	}
 	for i := len(r.finished) - 1; i >= 0; i-- {
 		if t := r.finished[i]; t.order.ClientOrderID == cid {

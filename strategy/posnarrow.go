@@ -242,23 +242,123 @@ func (m *posMath) realizedOf(p *Position) (wideDec, bool) {
 	return wideDecOf(n), ok
 }
 
-// setRealized sets p's realised profit to w, remembering it for p's next
-// fill.
-func (m *posMath) setRealized(p *Position, w wideDec) {
-	p.Realized = exchange.NewDecimal128(w.c.neg, w.c.hi, w.c.lo, w.exp)
-	m.realizedFor, m.realizedDec, m.realized = p, p.Realized, w
+// applyNarrow is apply on int64 coefficients; false (the position
+// untouched) when something does not fit. The realised profit m built
+// for p last is read from m (past 18 digits it has no other compact
+// form), and the one built now is remembered there.
+func (p *Position) applyNarrow(f Fill, base, quote string, m *posMath) bool {
+	var s posFields
+	if r, ok := m.realizedOf(p); ok {
+		s.realized, s.ok = r, fRealized
+	}
+	if !s.applyNarrow(p, f, base, quote) {
+		return false
+	}
+	realized := s.stale&fRealized != 0
+	s.build(p, allFields)
+	if realized {
+		m.realizedFor, m.realizedDec, m.realized = p, p.Realized, s.realized
+	}
+	return true
 }
 
-// applyNarrow is apply on int64 coefficients; false (the position
-// untouched) when something does not fit.
-func (p *Position) applyNarrow(f Fill, base, quote string, m *posMath) bool {
-	qty, ok1 := narrowOf(p.Qty)
+// posMask is a set of a position's decimal fields.
+type posMask uint8
+
+const (
+	fQty posMask = 1 << iota
+	fAvg
+	fRealized
+	fFeesBase
+	fFeesQuote
+	fFeesOther
+	allFields = fQty | fAvg | fRealized | fFeesBase | fFeesQuote | fFeesOther
+)
+
+// posFields is a position's fields held compact beside its Position: a
+// field in ok has its value here (the same coefficient and exponent as
+// the decimal it stands for), and one in stale too, its decimal not built
+// yet (stale ⊆ ok). The runtime applies every fill to these and builds a
+// field's decimal only when something reads it (build): a backtest's
+// strategy reads the quantity it holds and nothing else, and the average,
+// realised profit and fees would otherwise cost a decimal per fill each.
+type posFields struct {
+	qty, avg                       narrow
+	feesBase, feesQuote, feesOther narrow
+	realized                       wideDec
+	ok, stale                      posMask
+}
+
+// field is the compact value of the field bit of p (held at n, its decimal
+// d), taken from d and kept when not held yet; false when it does not fit.
+func (s *posFields) field(bit posMask, n *narrow, d decimal.Decimal) (narrow, bool) {
+	if s.ok&bit != 0 {
+		return *n, true
+	}
+	v, ok := narrowOf(d)
+	if ok {
+		*n, s.ok = v, s.ok|bit
+	}
+	return v, ok
+}
+
+// realizedOf is the realised profit in 128 bits.
+func (s *posFields) realizedOf(p *Position) (wideDec, bool) {
+	if s.ok&fRealized != 0 {
+		return s.realized, true
+	}
+	n, ok := narrowOf(p.Realized)
+	return wideDecOf(n), ok
+}
+
+// set holds v as the field bit's new value, its decimal to be built.
+func (s *posFields) set(bit posMask, n *narrow, v narrow) {
+	*n = v
+	s.ok |= bit
+	s.stale |= bit
+}
+
+// build builds p's decimals of the fields of mask that are stale, each as
+// the decimal arithmetic would have stored it.
+func (s *posFields) build(p *Position, mask posMask) {
+	b := s.stale & mask
+	if b == 0 {
+		return
+	}
+	s.stale &^= b
+	if b&fQty != 0 {
+		p.Qty = s.qty.Decimal()
+	}
+	if b&fAvg != 0 {
+		p.AvgPrice = s.avg.Decimal()
+	}
+	if b&fRealized != 0 {
+		p.Realized = exchange.NewDecimal128(s.realized.c.neg, s.realized.c.hi, s.realized.c.lo, s.realized.exp)
+	}
+	if b&fFeesBase != 0 {
+		p.FeesBase = s.feesBase.Decimal()
+	}
+	if b&fFeesQuote != 0 {
+		p.FeesQuote = s.feesQuote.Decimal()
+	}
+	if b&fFeesOther != 0 {
+		p.FeesOther = s.feesOther.Decimal()
+	}
+}
+
+// applyNarrow applies f to the position whose decimals are p and compact
+// fields s, on int64 coefficients; false (nothing changed but what s
+// learnt of p's decimals) when something does not fit. The changed
+// fields are left stale in s, but for an average back to zero, set in p
+// as decimal.Zero, and the fee's third asset.
+func (s *posFields) applyNarrow(p *Position, f Fill, base, quote string) bool {
+	qty, ok1 := s.field(fQty, &s.qty, p.Qty)
 	fq, ok2 := narrowOf(f.Qty)
 	if !ok1 || !ok2 {
 		return false
 	}
-	// The average as the steps leave it: p.AvgPrice unchanged, a
-	// computed value, or decimal.Zero.
+	// The average as the steps leave it: p's unchanged, a computed
+	// value, or decimal.Zero.
 	const (
 		avgKept = iota
 		avgNew
@@ -273,7 +373,7 @@ func (p *Position) applyNarrow(f Fill, base, quote string, m *posMath) bool {
 		case avgZero:
 			return narrow{}, true
 		}
-		return narrowOf(p.AvgPrice)
+		return s.field(fAvg, &s.avg, p.AvgPrice)
 	}
 	var realized wideDec
 	realizedSet := false
@@ -296,7 +396,7 @@ func (p *Position) applyNarrow(f Fill, base, quote string, m *posMath) bool {
 		}
 		qty = q
 	case exchange.SideSell:
-		r, ok1 := m.realizedOf(p)
+		r, ok1 := s.realizedOf(p)
 		pr, ok2 := narrowOf(f.Price)
 		a, ok3 := curAvg()
 		if !ok1 || !ok2 || !ok3 {
@@ -318,19 +418,21 @@ func (p *Position) applyNarrow(f Fill, base, quote string, m *posMath) bool {
 	}
 	// The fee goes to one of the fee fields (none without a fee asset).
 	var fees narrow
-	var feesField *decimal.Decimal
+	var feesBit posMask
+	var feesN *narrow
+	var feesDec decimal.Decimal
 	switch f.CommissionAsset {
 	case "":
 	case base:
-		feesField = &p.FeesBase
+		feesBit, feesN, feesDec = fFeesBase, &s.feesBase, p.FeesBase
 	case quote:
-		feesField = &p.FeesQuote
+		feesBit, feesN, feesDec = fFeesQuote, &s.feesQuote, p.FeesQuote
 	default:
-		feesField = &p.FeesOther
+		feesBit, feesN, feesDec = fFeesOther, &s.feesOther, p.FeesOther
 	}
-	if feesField != nil {
+	if feesN != nil {
 		fee, ok1 := narrowOf(f.Commission)
-		held, ok2 := narrowOf(*feesField)
+		held, ok2 := s.field(feesBit, feesN, feesDec)
 		if !ok1 || !ok2 {
 			return false
 		}
@@ -358,7 +460,7 @@ func (p *Position) applyNarrow(f Fill, base, quote string, m *posMath) bool {
 			qty = q
 		case quote:
 			if !realizedSet {
-				if realized, ok = m.realizedOf(p); !ok {
+				if realized, ok = s.realizedOf(p); !ok {
 					return false
 				}
 			}
@@ -371,19 +473,20 @@ func (p *Position) applyNarrow(f Fill, base, quote string, m *posMath) bool {
 			realizedSet = true
 		}
 	}
-	// Everything fitted: store the results.
-	p.Qty = qty.Decimal()
+	// Everything fitted: hold the results.
+	s.set(fQty, &s.qty, qty)
 	switch avgKind {
 	case avgNew:
-		p.AvgPrice = avg.Decimal()
+		s.set(fAvg, &s.avg, avg)
 	case avgZero:
 		p.AvgPrice = decimal.Zero
+		s.avg, s.ok, s.stale = narrow{}, s.ok|fAvg, s.stale&^fAvg // decimal.Zero is 0e0
 	}
 	if realizedSet {
-		m.setRealized(p, realized)
+		s.realized, s.ok, s.stale = realized, s.ok|fRealized, s.stale|fRealized
 	}
-	if feesField != nil {
-		*feesField = fees.Decimal()
+	if feesN != nil {
+		s.set(feesBit, feesN, fees)
 		if f.CommissionAsset != base && f.CommissionAsset != quote {
 			p.OtherAsset = f.CommissionAsset
 		}

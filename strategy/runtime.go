@@ -108,9 +108,13 @@ type Runtime struct {
 	aggFeeds  []*feedState
 	aggListed bool
 	rules     map[string]*exchange.SymbolInfo
-	last      map[string]*lastPx // present once a price was seen
-	bal       map[string]exchange.Balance
-	balBuf    []exchange.Balance // Options.Balances' reused reply
+	// ruleSym's rules are ruleInfo (nil when none is remembered): the
+	// symbol asked last, found again without the map (rule).
+	ruleSym  string
+	ruleInfo *exchange.SymbolInfo
+	last     map[string]*lastPx // present once a price was seen
+	bal      map[string]exchange.Balance
+	balBuf   []exchange.Balance // Options.Balances' reused reply
 	// compact is set when Options.Balances is a CompactBalanceReader:
 	// bal is then filled from it only for what lists every balance.
 	compact *compactBalances
@@ -120,7 +124,10 @@ type Runtime struct {
 	valued   []valuedAsset
 	valuedOK bool
 	terms    []equityTerm
-	orders   map[string]*tracked // the open orders by client order id (find reaches the finished too)
+	// orders are the open orders by client order id, once more than
+	// openIndexAt were open at a time (nil before: find scans open); find
+	// reaches the finished too.
+	orders map[string]*tracked
 	// trackedBlock is where new tracked orders are allocated from.
 	trackedBlock []tracked
 	posMath      posMath              // reused by every fill's position update
@@ -200,7 +207,7 @@ func New(opts Options) (*Runtime, error) {
 		opts: opts, log: opts.Logger, ctx: context.Background(),
 		feeds: map[Feed]*feedState{},
 		rules: map[string]*exchange.SymbolInfo{}, last: map[string]*lastPx{},
-		bal: map[string]exchange.Balance{}, stale: true, orders: map[string]*tracked{},
+		bal: map[string]exchange.Balance{}, stale: true,
 		stats: Stats{Refused: map[string]int{}},
 	}
 	if cr, ok := opts.Balances.(CompactBalanceReader); ok {
@@ -228,7 +235,7 @@ func (r *Runtime) Add(cfg Config, s Strategy) error {
 	if err != nil && len(cfg.Symbols) > 0 {
 		return fmt.Errorf("strategy %s: %w", cfg.ID, err)
 	}
-	in := &instance{rt: r, id: cfg.ID, cfg: cfg, s: s, feeds: feeds, positions: map[string]*Position{},
+	in := &instance{rt: r, id: cfg.ID, cfg: cfg, s: s, feeds: feeds, positions: map[string]*heldPos{},
 		log: r.log.With(slog.String("instance", cfg.ID))}
 	in.fills, _ = s.(FillHandler)
 	in.updates, _ = s.(OrderHandler)
@@ -288,6 +295,19 @@ func (r *Runtime) feedState(f Feed) *feedState {
 		r.feeds[f] = st
 	}
 	return st
+}
+
+// rule returns a symbol's rules: a strategy, the gate and the fills ask
+// for the same symbol's again and again.
+func (r *Runtime) rule(symbol string) (*exchange.SymbolInfo, bool) {
+	if r.ruleInfo != nil && r.ruleSym == symbol {
+		return r.ruleInfo, true
+	}
+	info, ok := r.rules[symbol]
+	if ok {
+		r.ruleSym, r.ruleInfo = symbol, info
+	}
+	return info, ok
 }
 
 // lastEntry returns a symbol's last price entry, creating it.
@@ -411,6 +431,7 @@ func (r *Runtime) Start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("strategy: loading symbol rules: %w", err)
 	}
+	r.ruleInfo = nil
 	for i := range info.Symbols {
 		s := info.Symbols[i]
 		r.rules[s.Symbol] = &s
@@ -750,8 +771,8 @@ func (r *Runtime) balance(asset string) exchange.Balance {
 		}
 	}
 	if r.compact != nil {
-		if b, ok := r.compact.balance(asset); ok {
-			return b
+		if b := r.compact.balance(asset); b != nil {
+			return *b
 		}
 	} else if b, ok := r.bal[asset]; ok {
 		return b

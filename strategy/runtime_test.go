@@ -477,8 +477,9 @@ func TestRuntimeForgetsOldFinishedOrders(t *testing.T) {
 			t.Fatalf("order %d: %v", i, err)
 		}
 	}
-	// The map holds the open orders, the finished list the others.
-	if n := len(h.rt.orders) + len(h.rt.finished); n != 2*keptFinished || len(h.rt.orders) != 1 {
+	// The open list holds the open orders (no map for one), the finished
+	// list the others.
+	if n := len(h.rt.open) + len(h.rt.finished); n != 2*keptFinished || len(h.rt.open) != 1 || h.rt.orders != nil {
 		t.Fatalf("%d orders remembered before the bulk forget, want %d", n, 2*keptFinished)
 	}
 	h.ft.script = []outcome{refuse}
@@ -486,7 +487,7 @@ func TestRuntimeForgetsOldFinishedOrders(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 20,000 final: the oldest 10,000 go; the open one stays.
-	if n, f := len(h.rt.orders)+len(h.rt.finished), len(h.rt.finished); n != keptFinished+1 || f != keptFinished {
+	if n, f := len(h.rt.open)+len(h.rt.finished), len(h.rt.finished); n != keptFinished+1 || f != keptFinished {
 		t.Fatalf("%d orders remembered, %d finished listed; want %d and %d", n, f, keptFinished+1, keptFinished)
 	}
 	if err := in.Cancel("s0-0"); err == nil {
@@ -540,5 +541,51 @@ func TestBalancesFromReader(t *testing.T) {
 	rt.stale = true
 	if got := in.Balance("ETH"); !got.Free.IsZero() || got.Asset != "ETH" || reader.reads != 2 {
 		t.Fatalf("ETH %+v after %d reads", got, reader.reads)
+	}
+}
+
+// The runtime finds a few open orders by scanning them and indexes them by
+// client order id once more than openIndexAt are open; either way each is
+// found (to cancel it) and leaves both when final.
+func TestRuntimeIndexesManyOpenOrders(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Options{}, &recorder{})
+	in := h.rt.insts[0]
+	n := openIndexAt + 4
+	for i := range n {
+		if _, err := in.Place(limitBuy(fmt.Sprintf("s0-%d", i))); err != nil {
+			t.Fatal(err)
+		}
+		if indexed := h.rt.orders != nil; indexed != (i+1 > openIndexAt) {
+			t.Fatalf("%d open orders: indexed %v", i+1, indexed)
+		}
+	}
+	if len(h.rt.orders) != n || len(h.rt.open) != n {
+		t.Fatalf("%d indexed, %d open; want %d", len(h.rt.orders), len(h.rt.open), n)
+	}
+	for i := n - 1; i >= 0; i-- {
+		cid := fmt.Sprintf("s0-%d", i)
+		if got := h.rt.find(cid); got == nil || got.order.ClientOrderID != cid {
+			t.Fatalf("find %s: %v", cid, got)
+		}
+		if err := in.Cancel(cid); err != nil {
+			t.Fatal(err)
+		}
+		if len(h.rt.orders) != i || len(h.rt.open) != i {
+			t.Fatalf("after cancelling %s: %d indexed, %d open; want %d", cid, len(h.rt.orders), len(h.rt.open), i)
+		}
+	}
+	if err := in.Cancel("s0-nope"); err == nil {
+		t.Error("an unknown order cancelled without error")
+	}
+	h2 := newHarness(t, Options{}, &recorder{})
+	in2 := h2.rt.insts[0]
+	for _, cid := range []string{"s0-a", "s0-b", "s0-c"} {
+		if _, err := in2.Place(limitBuy(cid)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if h2.rt.orders != nil || h2.rt.find("s0-b") != h2.rt.open[1] || h2.rt.find("s0-x") != nil {
+		t.Errorf("three open orders: index %v, find s0-b %v", h2.rt.orders, h2.rt.find("s0-b"))
 	}
 }

@@ -209,6 +209,12 @@ func (p *Position) apply(f Fill, base, quote string, m *posMath) {
 	if p.applyNarrow(f, base, quote, m) {
 		return
 	}
+	p.applyDecimal(f, base, quote, m)
+}
+
+// applyDecimal is apply in decimal's arithmetic, for the fills whose
+// numbers do not fit applyNarrow's.
+func (p *Position) applyDecimal(f Fill, base, quote string, m *posMath) {
 	switch f.Side {
 	case exchange.SideBuy:
 		qty := p.Qty.Add(f.Qty)

@@ -181,7 +181,7 @@ func (r *Runtime) applyTrade(t *tracked, tr exchange.OwnTrade) {
 	f := Fill{ClientOrderID: t.order.ClientOrderID, OrderID: tr.OrderID, TradeID: tr.ID, Symbol: tr.Symbol,
 		Side: t.order.Side, Price: tr.Price, Qty: tr.Qty, QuoteQty: tr.QuoteQty, Commission: tr.Commission,
 		CommissionAsset: tr.CommissionAsset, Maker: tr.IsMaker, SelfTrade: tr.IsSelfTrade, Time: tr.Time}
-	if info, ok := r.rules[tr.Symbol]; ok {
+	if info, ok := r.rule(tr.Symbol); ok {
 		t.inst.position(tr.Symbol).apply(f, info.BaseAsset, info.QuoteAsset, &r.posMath)
 		t.inst.exitFill(f, info)
 	}
