@@ -132,6 +132,7 @@ type book struct {
 	fast, slow average
 	above      bool // fast was above slow at the previous ready bar
 	primed     bool // a previous ready bar exists
+	memo       memo // the amounts last derived for an order of the symbol
 }
 
 // Strategy is a smacross instance.
@@ -182,7 +183,7 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 	if ctx.WarmingUp() || len(ctx.OpenOrders(bar.Symbol)) > 0 {
 		return nil
 	}
-	_, err := s.act(ctx, bar.Symbol, above, crossed, bar.Close, false)
+	_, err := s.act(ctx, b, bar.Symbol, above, crossed, bar.Close, false)
 	return err
 }
 
@@ -190,17 +191,17 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 // crossed or not: buy, sell or nothing. It reports whether it placed an
 // order or logged; dry does neither, and reports whether it would (Skip
 // takes a signal bar that would do nothing).
-func (s *Strategy) act(ctx strategy.Context, symbol string, above, crossed bool, last exchange.Fixed, dry bool) (bool, error) {
+func (s *Strategy) act(ctx strategy.Context, b *book, symbol string, above, crossed bool, last exchange.Fixed, dry bool) (bool, error) {
 	if !crossed {
 		if above && s.p.Entry == EntryState {
-			return s.buy(ctx, symbol, last, dry) // it buys only while flat
+			return s.buy(ctx, b, symbol, last, dry) // it buys only while flat
 		}
 		return false, nil
 	}
 	if above {
-		return s.buy(ctx, symbol, last, dry)
+		return s.buy(ctx, b, symbol, last, dry)
 	}
-	return s.sell(ctx, symbol, last, dry)
+	return s.sell(ctx, b, symbol, last, dry)
 }
 
 // Skip implements strategy.Skipper: it takes bars while the averages
@@ -264,7 +265,7 @@ func (s *Strategy) quiet(ctx strategy.Context, symbol string, b *book, c float64
 		return true // no signal before both are ready
 	}
 	above := fast > slow
-	if acts, err := s.act(ctx, symbol, above, b.primed && above != b.above, last, true); acts || err != nil {
+	if acts, err := s.act(ctx, b, symbol, above, b.primed && above != b.above, last, true); acts || err != nil {
 		b.fast.Undo()
 		b.slow.Undo()
 		return false
@@ -297,8 +298,10 @@ func (b *book) advance(vals []float64, state bool) int {
 // position or the amount is below the minimum. last is the bar's close,
 // the symbol's last price in OnKline (the runtime sets it from the bar it
 // delivers), compared as it is: no decimal of it is built unless a log
-// line quotes a product, so the risk gate finds it compact too.
-func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed, dry bool) (bool, error) {
+// line quotes a product, so the risk gate finds it compact too. The
+// amount comes from b's memo when the rules and balance are those it was
+// derived from.
+func (s *Strategy) buy(ctx strategy.Context, b *book, symbol string, last exchange.Fixed, dry bool) (bool, error) {
 	info, err := ctx.Rules(symbol)
 	if err != nil {
 		return true, err
@@ -315,7 +318,7 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed,
 	}
 	var o exchange.NewOrder
 	if s.p.Quantity.IsPositive() {
-		o.Quantity = info.FloorQty(s.p.Quantity)
+		o.Quantity = b.memo.quantity(info, s.p.Quantity)
 		if exchange.CmpMulFixed(min, o.Quantity, last) > 0 {
 			l := ctx.Log()
 			if !l.Enabled(context.Background(), slog.LevelInfo) || dry {
@@ -329,8 +332,7 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed,
 		// it is below the minimum whenever free is (fraction ≤ 1), and
 		// not positive when free is not (fraction > 0).
 		free := ctx.Balance(info.QuoteAsset).Free
-		amount, short := s.quoteAmount(info, free, min)
-		if short {
+		if b.memo.buyAmount(s, info, free, min) {
 			l := ctx.Log()
 			if !l.Enabled(context.Background(), slog.LevelInfo) || dry {
 				return l.Enabled(context.Background(), slog.LevelInfo), nil
@@ -338,7 +340,9 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed,
 			l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", info.FloorQuote(free.Mul(s.p.Fraction)))
 			return true, nil
 		}
-		o.QuoteOrderQty = amount
+		if !dry {
+			o.QuoteOrderQty = b.memo.order() // the decimal built for an order only
+		}
 	}
 	if dry {
 		return true, nil
@@ -350,8 +354,10 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed,
 
 // sell places a market sell of the whole position, floored to the
 // symbol's quantity step and capped by the free balance, unless it is
-// below the minimum at last, the bar's close (as buy).
-func (s *Strategy) sell(ctx strategy.Context, symbol string, last exchange.Fixed, dry bool) (bool, error) {
+// below the minimum at last, the bar's close (as buy). The quantity
+// comes from b's memo when the rules, position and balance are those it
+// was derived from.
+func (s *Strategy) sell(ctx strategy.Context, b *book, symbol string, last exchange.Fixed, dry bool) (bool, error) {
 	info, err := ctx.Rules(symbol)
 	if err != nil {
 		return true, err
@@ -360,15 +366,7 @@ func (s *Strategy) sell(ctx strategy.Context, symbol string, last exchange.Fixed
 	if held.Sign() <= 0 {
 		return false, nil // nothing to sell: floored and capped by the free balance, still not positive
 	}
-	qty := info.FloorQty(held)
-	// Flooring keeps order, so the free balance's floor can be below the
-	// position's only when the free balance is: it is floored then alone
-	// (usually the two are equal).
-	if free := ctx.Balance(info.BaseAsset).Free; exchange.CmpDecimal(held, free) > 0 {
-		if f := info.FloorQty(free); exchange.CmpDecimal(qty, f) > 0 {
-			qty = f
-		}
-	}
+	qty := b.memo.sellQty(info, held, ctx.Balance(info.BaseAsset).Free)
 	if !qty.IsPositive() || exchange.CmpMulFixed(info.MinNotional(exchange.TypeMarket), qty, last) > 0 {
 		l := ctx.Log()
 		logs := qty.IsPositive() && l.Enabled(context.Background(), slog.LevelInfo)
