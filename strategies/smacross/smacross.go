@@ -148,6 +148,9 @@ type Strategy struct {
 		symbol string
 		b      *book
 	}
+	// frozen is the Context of the current Skip call, reading what
+	// cannot change during it once.
+	frozen frozen
 }
 
 // book is the book of a symbol, nil for one the instance does not trade.
@@ -224,6 +227,10 @@ func (s *Strategy) Skip(ctx strategy.Context, f strategy.Feed, bars strategy.Bar
 	if closes == nil {
 		closes = s.closes
 	}
+	if ctx != nil {
+		s.frozen.reset(ctx)
+		defer s.frozen.reset(nil) // the instance's Context is not kept past the call
+	}
 	// A run usually ends within a few dozen bars (at a cross), so the
 	// chunks start small and double.
 	size := 32
@@ -239,7 +246,7 @@ func (s *Strategy) Skip(ctx strategy.Context, f strategy.Feed, bars strategy.Bar
 			took = b.advance(vals, state)
 		}
 		if done += took; took < len(vals) {
-			if !s.quiet(ctx, f.Symbol, b, vals[took], bars.Close(done)) {
+			if !s.quiet(f.Symbol, b, vals[took], bars.Close(done)) {
 				return done
 			}
 			done++ // taken as OnKline would take it
@@ -254,9 +261,10 @@ func (s *Strategy) Skip(ctx strategy.Context, f strategy.Feed, bars strategy.Bar
 // and last as a Fixed) and reports whether OnKline would do nothing else
 // on it: a signal the position or the balance cannot follow, with no log
 // line (act, dry). When it would act, the averages are taken back and the
-// bar is left for OnKline. A nil ctx (no instance) leaves every such bar.
-func (s *Strategy) quiet(ctx strategy.Context, symbol string, b *book, c float64, last exchange.Fixed) bool {
-	if ctx == nil {
+// bar is left for OnKline. It asks the Skip call's Context (s.frozen);
+// without one (a nil ctx: no instance) it leaves every such bar.
+func (s *Strategy) quiet(symbol string, b *book, c float64, last exchange.Fixed) bool {
+	if s.frozen.Context == nil {
 		return false
 	}
 	fast, fastReady := b.fast.Advance(c)
@@ -265,7 +273,7 @@ func (s *Strategy) quiet(ctx strategy.Context, symbol string, b *book, c float64
 		return true // no signal before both are ready
 	}
 	above := fast > slow
-	if acts, err := s.act(ctx, b, symbol, above, b.primed && above != b.above, last, true); acts || err != nil {
+	if acts, err := s.act(&s.frozen, b, symbol, above, b.primed && above != b.above, last, true); acts || err != nil {
 		b.fast.Undo()
 		b.slow.Undo()
 		return false
