@@ -212,9 +212,10 @@ func (s *Strategy) act(ctx strategy.Context, b *book, symbol string, above, cros
 // which OnKline would only update them. The closes are converted a chunk
 // at a time into a strategy.FloatCache (the bars' own, which the backtest
 // then reads the closes from again, else the instance's); two primed
-// simple averages go through indicator.AdvancePair, others bar by bar
-// (Advance, and Undo for the bar that would buy or sell, which is left
-// for OnKline).
+// simple averages go through indicator.AdvanceCross (indicator.AdvancePair
+// with entry state), others bar by bar (Advance, and Undo for the bar
+// that would buy or sell, which is left for OnKline). A signal on which
+// act would do nothing (dry: quiet, quietCross) is taken too.
 func (s *Strategy) Skip(ctx strategy.Context, f strategy.Feed, bars strategy.Bars) int {
 	b := s.book(f.Symbol)
 	if b == nil {
@@ -237,16 +238,26 @@ func (s *Strategy) Skip(ctx strategy.Context, f strategy.Feed, bars strategy.Bar
 	for done := 0; done < bars.Len(); {
 		vals := closes.Closes(bars, done, size)
 		var took int
-		if fastSMA != nil && slowSMA != nil && b.primed {
-			// Primed, both averages are ready at every bar: a bar stops
-			// the run when fast crosses slow or, with entry state,
-			// stands above it.
-			took = indicator.AdvancePair(fastSMA, slowSMA, vals, !b.above || state, b.above)
-		} else {
+		// Primed, both averages are ready at every bar.
+		crosses := fastSMA != nil && slowSMA != nil && b.primed && !state
+		switch {
+		case crosses:
+			// A cross on which act would do nothing is taken in the
+			// loop; the first on which it would act stops the run, and
+			// is left for OnKline.
+			at := done
+			took, b.above = indicator.AdvanceCross(fastSMA, slowSMA, vals, b.above, func(i int, above bool) bool {
+				return s.quietCross(f.Symbol, b, above, bars.Close(at+i))
+			})
+		case fastSMA != nil && slowSMA != nil && b.primed:
+			// With entry state a bar stops the run when fast crosses
+			// slow or stands above it.
+			took = indicator.AdvancePair(fastSMA, slowSMA, vals, true, b.above)
+		default:
 			took = b.advance(vals, state)
 		}
 		if done += took; took < len(vals) {
-			if !s.quiet(f.Symbol, b, vals[took], bars.Close(done)) {
+			if crosses || !s.quiet(f.Symbol, b, vals[took], bars.Close(done)) {
 				return done
 			}
 			done++ // taken as OnKline would take it
@@ -280,6 +291,18 @@ func (s *Strategy) quiet(symbol string, b *book, c float64, last exchange.Fixed)
 	}
 	b.above, b.primed = above, true
 	return true
+}
+
+// quietCross reports whether OnKline would do nothing on a cross of
+// symbol's averages to above at a bar closing at last, as quiet does for
+// a bar Skip stopped at (the averages are not advanced here: AdvanceCross
+// takes the bar when this reports true).
+func (s *Strategy) quietCross(symbol string, b *book, above bool, last exchange.Fixed) bool {
+	if s.frozen.Context == nil {
+		return false
+	}
+	acts, err := s.act(&s.frozen, b, symbol, above, true, last, true)
+	return !acts && err == nil
 }
 
 // advance is Skip over vals bar by bar, through the average interface:
