@@ -13,23 +13,24 @@ import (
 // and whether it is short: free not positive, or the amount below min or
 // not positive (free below min, or free × fraction below it, are short
 // then too: fraction is in (0, 1] and flooring only lowers). The product
-// and its floor are computed on integers when the coefficients allow
-// (the decimal built once, the order's), else with decimals.
-func (s *Strategy) quoteAmount(info *exchange.SymbolInfo, free, min decimal.Decimal) (decimal.Decimal, bool) {
+// and its floor are computed on integers when the coefficients allow:
+// the amount is then f (fixed true), its decimal left to be built only
+// for the order; else it is d, computed with decimals.
+func (s *Strategy) quoteAmount(info *exchange.SymbolInfo, free, min decimal.Decimal) (f exchange.Fixed, fixed bool, d decimal.Decimal, short bool) {
 	if free.Sign() <= 0 {
-		return decimal.Decimal{}, true
+		return exchange.Fixed{}, false, decimal.Decimal{}, true
 	}
 	if f, ok := floorProduct(free, s.p.Fraction, info.QuoteScale()); ok {
 		if !f.IsPositive() || f.CmpDecimal(min) < 0 {
-			return decimal.Decimal{}, true
+			return exchange.Fixed{}, false, decimal.Decimal{}, true
 		}
-		return f.Decimal(), false
+		return f, true, decimal.Decimal{}, false
 	}
 	if exchange.CmpDecimal(free, min) < 0 || exchange.CmpMul(min, free, s.p.Fraction) > 0 {
-		return decimal.Decimal{}, true
+		return exchange.Fixed{}, false, decimal.Decimal{}, true
 	}
 	amount := info.FloorQuote(free.Mul(s.p.Fraction))
-	return amount, exchange.CmpDecimal(amount, min) < 0 || !amount.IsPositive()
+	return exchange.Fixed{}, false, amount, exchange.CmpDecimal(amount, min) < 0 || !amount.IsPositive()
 }
 
 // floorProduct is truncate(a × b, places) as exchange.SymbolInfo's

@@ -132,6 +132,7 @@ type book struct {
 	fast, slow average
 	above      bool // fast was above slow at the previous ready bar
 	primed     bool // a previous ready bar exists
+	memo       memo // the amounts last derived for an order of the symbol
 }
 
 // Strategy is a smacross instance.
@@ -147,6 +148,9 @@ type Strategy struct {
 		symbol string
 		b      *book
 	}
+	// frozen is the Context of the current Skip call, reading what
+	// cannot change during it once.
+	frozen frozen
 }
 
 // book is the book of a symbol, nil for one the instance does not trade.
@@ -182,7 +186,7 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 	if ctx.WarmingUp() || len(ctx.OpenOrders(bar.Symbol)) > 0 {
 		return nil
 	}
-	_, err := s.act(ctx, bar.Symbol, above, crossed, bar.Close, false)
+	_, err := s.act(ctx, b, bar.Symbol, above, crossed, bar.Close, false)
 	return err
 }
 
@@ -190,17 +194,17 @@ func (s *Strategy) OnKline(ctx strategy.Context, bar strategy.Bar) error {
 // crossed or not: buy, sell or nothing. It reports whether it placed an
 // order or logged; dry does neither, and reports whether it would (Skip
 // takes a signal bar that would do nothing).
-func (s *Strategy) act(ctx strategy.Context, symbol string, above, crossed bool, last exchange.Fixed, dry bool) (bool, error) {
+func (s *Strategy) act(ctx strategy.Context, b *book, symbol string, above, crossed bool, last exchange.Fixed, dry bool) (bool, error) {
 	if !crossed {
 		if above && s.p.Entry == EntryState {
-			return s.buy(ctx, symbol, last, dry) // it buys only while flat
+			return s.buy(ctx, b, symbol, last, dry) // it buys only while flat
 		}
 		return false, nil
 	}
 	if above {
-		return s.buy(ctx, symbol, last, dry)
+		return s.buy(ctx, b, symbol, last, dry)
 	}
-	return s.sell(ctx, symbol, last, dry)
+	return s.sell(ctx, b, symbol, last, dry)
 }
 
 // Skip implements strategy.Skipper: it takes bars while the averages
@@ -208,9 +212,10 @@ func (s *Strategy) act(ctx strategy.Context, symbol string, above, crossed bool,
 // which OnKline would only update them. The closes are converted a chunk
 // at a time into a strategy.FloatCache (the bars' own, which the backtest
 // then reads the closes from again, else the instance's); two primed
-// simple averages go through indicator.AdvancePair, others bar by bar
-// (Advance, and Undo for the bar that would buy or sell, which is left
-// for OnKline).
+// simple averages go through indicator.AdvanceCross (indicator.AdvancePair
+// with entry state), others bar by bar (Advance, and Undo for the bar
+// that would buy or sell, which is left for OnKline). A signal on which
+// act would do nothing (dry: quiet, quietCross) is taken too.
 func (s *Strategy) Skip(ctx strategy.Context, f strategy.Feed, bars strategy.Bars) int {
 	b := s.book(f.Symbol)
 	if b == nil {
@@ -223,22 +228,36 @@ func (s *Strategy) Skip(ctx strategy.Context, f strategy.Feed, bars strategy.Bar
 	if closes == nil {
 		closes = s.closes
 	}
+	if ctx != nil {
+		s.frozen.reset(ctx)
+		defer s.frozen.reset(nil) // the instance's Context is not kept past the call
+	}
 	// A run usually ends within a few dozen bars (at a cross), so the
 	// chunks start small and double.
 	size := 32
 	for done := 0; done < bars.Len(); {
 		vals := closes.Closes(bars, done, size)
 		var took int
-		if fastSMA != nil && slowSMA != nil && b.primed {
-			// Primed, both averages are ready at every bar: a bar stops
-			// the run when fast crosses slow or, with entry state,
-			// stands above it.
-			took = indicator.AdvancePair(fastSMA, slowSMA, vals, !b.above || state, b.above)
-		} else {
+		// Primed, both averages are ready at every bar.
+		crosses := fastSMA != nil && slowSMA != nil && b.primed && !state
+		switch {
+		case crosses:
+			// A cross on which act would do nothing is taken in the
+			// loop; the first on which it would act stops the run, and
+			// is left for OnKline.
+			at := done
+			took, b.above = indicator.AdvanceCross(fastSMA, slowSMA, vals, b.above, func(i int, above bool) bool {
+				return s.quietCross(f.Symbol, b, above, bars.Close(at+i))
+			})
+		case fastSMA != nil && slowSMA != nil && b.primed:
+			// With entry state a bar stops the run when fast crosses
+			// slow or stands above it.
+			took = indicator.AdvancePair(fastSMA, slowSMA, vals, true, b.above)
+		default:
 			took = b.advance(vals, state)
 		}
 		if done += took; took < len(vals) {
-			if !s.quiet(ctx, f.Symbol, b, vals[took], bars.Close(done)) {
+			if crosses || !s.quiet(f.Symbol, b, vals[took], bars.Close(done)) {
 				return done
 			}
 			done++ // taken as OnKline would take it
@@ -253,9 +272,10 @@ func (s *Strategy) Skip(ctx strategy.Context, f strategy.Feed, bars strategy.Bar
 // and last as a Fixed) and reports whether OnKline would do nothing else
 // on it: a signal the position or the balance cannot follow, with no log
 // line (act, dry). When it would act, the averages are taken back and the
-// bar is left for OnKline. A nil ctx (no instance) leaves every such bar.
-func (s *Strategy) quiet(ctx strategy.Context, symbol string, b *book, c float64, last exchange.Fixed) bool {
-	if ctx == nil {
+// bar is left for OnKline. It asks the Skip call's Context (s.frozen);
+// without one (a nil ctx: no instance) it leaves every such bar.
+func (s *Strategy) quiet(symbol string, b *book, c float64, last exchange.Fixed) bool {
+	if s.frozen.Context == nil {
 		return false
 	}
 	fast, fastReady := b.fast.Advance(c)
@@ -264,13 +284,25 @@ func (s *Strategy) quiet(ctx strategy.Context, symbol string, b *book, c float64
 		return true // no signal before both are ready
 	}
 	above := fast > slow
-	if acts, err := s.act(ctx, symbol, above, b.primed && above != b.above, last, true); acts || err != nil {
+	if acts, err := s.act(&s.frozen, b, symbol, above, b.primed && above != b.above, last, true); acts || err != nil {
 		b.fast.Undo()
 		b.slow.Undo()
 		return false
 	}
 	b.above, b.primed = above, true
 	return true
+}
+
+// quietCross reports whether OnKline would do nothing on a cross of
+// symbol's averages to above at a bar closing at last, as quiet does for
+// a bar Skip stopped at (the averages are not advanced here: AdvanceCross
+// takes the bar when this reports true).
+func (s *Strategy) quietCross(symbol string, b *book, above bool, last exchange.Fixed) bool {
+	if s.frozen.Context == nil {
+		return false
+	}
+	acts, err := s.act(&s.frozen, b, symbol, above, true, last, true)
+	return !acts && err == nil
 }
 
 // advance is Skip over vals bar by bar, through the average interface:
@@ -297,8 +329,10 @@ func (b *book) advance(vals []float64, state bool) int {
 // position or the amount is below the minimum. last is the bar's close,
 // the symbol's last price in OnKline (the runtime sets it from the bar it
 // delivers), compared as it is: no decimal of it is built unless a log
-// line quotes a product, so the risk gate finds it compact too.
-func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed, dry bool) (bool, error) {
+// line quotes a product, so the risk gate finds it compact too. The
+// amount comes from b's memo when the rules and balance are those it was
+// derived from.
+func (s *Strategy) buy(ctx strategy.Context, b *book, symbol string, last exchange.Fixed, dry bool) (bool, error) {
 	info, err := ctx.Rules(symbol)
 	if err != nil {
 		return true, err
@@ -315,7 +349,7 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed,
 	}
 	var o exchange.NewOrder
 	if s.p.Quantity.IsPositive() {
-		o.Quantity = info.FloorQty(s.p.Quantity)
+		o.Quantity = b.memo.quantity(info, s.p.Quantity)
 		if exchange.CmpMulFixed(min, o.Quantity, last) > 0 {
 			l := ctx.Log()
 			if !l.Enabled(context.Background(), slog.LevelInfo) || dry {
@@ -329,8 +363,7 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed,
 		// it is below the minimum whenever free is (fraction ≤ 1), and
 		// not positive when free is not (fraction > 0).
 		free := ctx.Balance(info.QuoteAsset).Free
-		amount, short := s.quoteAmount(info, free, min)
-		if short {
+		if b.memo.buyAmount(s, info, free, min) {
 			l := ctx.Log()
 			if !l.Enabled(context.Background(), slog.LevelInfo) || dry {
 				return l.Enabled(context.Background(), slog.LevelInfo), nil
@@ -338,7 +371,9 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed,
 			l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", info.FloorQuote(free.Mul(s.p.Fraction)))
 			return true, nil
 		}
-		o.QuoteOrderQty = amount
+		if !dry {
+			o.QuoteOrderQty = b.memo.order() // the decimal built for an order only
+		}
 	}
 	if dry {
 		return true, nil
@@ -350,8 +385,10 @@ func (s *Strategy) buy(ctx strategy.Context, symbol string, last exchange.Fixed,
 
 // sell places a market sell of the whole position, floored to the
 // symbol's quantity step and capped by the free balance, unless it is
-// below the minimum at last, the bar's close (as buy).
-func (s *Strategy) sell(ctx strategy.Context, symbol string, last exchange.Fixed, dry bool) (bool, error) {
+// below the minimum at last, the bar's close (as buy). The quantity
+// comes from b's memo when the rules, position and balance are those it
+// was derived from.
+func (s *Strategy) sell(ctx strategy.Context, b *book, symbol string, last exchange.Fixed, dry bool) (bool, error) {
 	info, err := ctx.Rules(symbol)
 	if err != nil {
 		return true, err
@@ -360,15 +397,7 @@ func (s *Strategy) sell(ctx strategy.Context, symbol string, last exchange.Fixed
 	if held.Sign() <= 0 {
 		return false, nil // nothing to sell: floored and capped by the free balance, still not positive
 	}
-	qty := info.FloorQty(held)
-	// Flooring keeps order, so the free balance's floor can be below the
-	// position's only when the free balance is: it is floored then alone
-	// (usually the two are equal).
-	if free := ctx.Balance(info.BaseAsset).Free; exchange.CmpDecimal(held, free) > 0 {
-		if f := info.FloorQty(free); exchange.CmpDecimal(qty, f) > 0 {
-			qty = f
-		}
-	}
+	qty := b.memo.sellQty(info, held, ctx.Balance(info.BaseAsset).Free)
 	if !qty.IsPositive() || exchange.CmpMulFixed(info.MinNotional(exchange.TypeMarket), qty, last) > 0 {
 		l := ctx.Log()
 		logs := qty.IsPositive() && l.Enabled(context.Background(), slog.LevelInfo)

@@ -2,6 +2,7 @@ package indicator
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -145,5 +146,100 @@ func TestAdvancePair(t *testing.T) {
 			sameState(t, "fast after", fast, rf)
 			sameState(t, "slow after", slow, rs)
 		}
+	}
+}
+
+// TestAdvanceCross checks AdvanceCross against Update bar by bar over a
+// random walk with non-finite values in it, offered in slices of random
+// length: cross is called exactly at the values after which the standing
+// changes, with the averages as Update over the values before it; taking
+// some crosses and refusing others, it stops exactly before the first
+// refused one, reports the standing after the last value taken, and
+// leaves both averages as Update over the values it took, to the bit.
+func TestAdvanceCross(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 9))
+	vals := make([]float64, 50_000)
+	p := 1000.0
+	for i := range vals {
+		p += float64(r.IntN(201)-100) / 100
+		vals[i] = p
+		if r.IntN(500) == 0 {
+			vals[i] = math.NaN()
+		}
+	}
+	fast, _ := NewSMA(4)
+	slow, _ := NewSMA(9)
+	rf, _ := NewSMA(4)
+	rs, _ := NewSMA(9)
+	if n, a := AdvanceCross(fast, slow, vals, true, nil); n != 0 || !a {
+		t.Fatalf("not ready: took %d, %v", n, a)
+	}
+	for _, v := range vals[:9] {
+		fast.Update(v)
+		slow.Update(v)
+		rf.Update(v)
+		rs.Update(v)
+	}
+	above := rf.Value() > rs.Value()
+	// pos is the reference's next value; catchUp takes values up to to,
+	// none of which may change the standing (a cross not reported).
+	pos := 9
+	catchUp := func(to int) {
+		for ; pos < to; pos++ {
+			rf.Update(vals[pos])
+			rs.Update(vals[pos])
+			if rf.Value() > rs.Value() != above {
+				t.Fatalf("value %d changes the standing to %v: no cross reported", pos, !above)
+			}
+		}
+	}
+	crosses, refused := 0, 0
+	for i := 9; i < len(vals); {
+		end := min(i+r.IntN(300)+1, len(vals))
+		stop := -1
+		n, a := AdvanceCross(fast, slow, vals[i:end], above, func(j int, a bool) bool {
+			catchUp(i + j)
+			sameState(t, "fast at a cross", fast, rf)
+			sameState(t, "slow at a cross", slow, rs)
+			fv, _ := rf.Peek(vals[i+j])
+			sv, _ := rs.Peek(vals[i+j])
+			if a != (fv > sv) || a == above {
+				t.Fatalf("value %d: a cross to %v; the reference stands %v after it, %v before", i+j, a, fv > sv, above)
+			}
+			crosses++
+			if r.IntN(4) == 0 {
+				stop = i + j
+				return false
+			}
+			rf.Update(vals[pos])
+			rs.Update(vals[pos])
+			pos++
+			above = a
+			return true
+		})
+		catchUp(i + n)
+		if a != above {
+			t.Fatalf("after value %d: standing %v, the reference %v", i+n, a, above)
+		}
+		sameState(t, "fast", fast, rf)
+		sameState(t, "slow", slow, rs)
+		switch {
+		case stop >= 0 && i+n != stop:
+			t.Fatalf("refused value %d, took up to %d", stop, i+n)
+		case stop < 0 && i+n != end:
+			t.Fatalf("took %d of %d values, none refused", n, end-i)
+		case stop >= 0:
+			// The refused value is taken as OnKline takes it.
+			for _, a := range []*SMA{fast, slow, rf, rs} {
+				a.Update(vals[stop])
+			}
+			above = rf.Value() > rs.Value()
+			pos, end = stop+1, stop+1
+			refused++
+		}
+		i = end
+	}
+	if crosses < 1000 || refused < 200 {
+		t.Fatalf("only %d crosses, %d refused", crosses, refused)
 	}
 }

@@ -84,3 +84,71 @@ func advanceFull(fast, slow *SMA, vals []float64, stopAbove, stopBelow bool) int
 	slow.sum, slow.next = ksum{ss, sc}, si
 	return taken
 }
+
+// AdvanceCross advances fast and slow, two simple averages of one input
+// that are both Ready, over vals in order, as Update on each would, while
+// their standing stays as above says (fast.Value() > slow.Value() after
+// the last value taken). At a value after which it would change (a
+// cross), it calls cross with the value's index and the new standing,
+// fast and slow then standing as Update over the values before it left
+// them: true takes the value and goes on from the new standing, false
+// stops before it. It returns how many values it took and the standing
+// after the last. Averages not both ready take nothing (0, above). The
+// averages end exactly (bit for bit) as Update over the values taken
+// leaves them.
+//
+// A crossover strategy's fast path (strategy.Skipper) takes the crosses
+// on which it would do nothing (cross returns true) without leaving the
+// loop: AdvancePair stops at each.
+func AdvanceCross(fast, slow *SMA, vals []float64, above bool, cross func(i int, above bool) bool) (int, bool) {
+	if !fast.Ready() || !slow.Ready() {
+		return 0, above
+	}
+	fast.peek.ok, fast.undo.ok, slow.peek.ok, slow.undo.ok = false, false, false, false
+	fb, sb := fast.buf, slow.buf
+	fn, sn := float64(len(fb)), float64(len(sb))
+	fs, fc := fast.sum.s, fast.sum.c
+	ss, sc := slow.sum.s, slow.sum.c
+	fi, si := fast.next, slow.next
+	taken := len(vals)
+	for i, v := range vals {
+		if !finite(v) {
+			continue // Update ignores it: the standing stays
+		}
+		// As advanceFull: the sums' Kahan updates written out.
+		x := -fb[fi]
+		t := fs + x
+		z := t - fs
+		nfc := fc + ((fs - (t - z)) + (x - z))
+		nfs := t + v
+		z = nfs - t
+		nfc += (t - (nfs - z)) + (v - z)
+		x = -sb[si]
+		t = ss + x
+		z = t - ss
+		nsc := sc + ((ss - (t - z)) + (x - z))
+		nss := t + v
+		z = nss - t
+		nsc += (t - (nss - z)) + (v - z)
+		if a := (nfs+nfc)/fn > (nss+nsc)/sn; a != above {
+			fast.sum, fast.next = ksum{fs, fc}, fi
+			slow.sum, slow.next = ksum{ss, sc}, si
+			if !cross(i, a) {
+				taken = i
+				break
+			}
+			above = a
+		}
+		fs, fc, ss, sc = nfs, nfc, nss, nsc
+		fb[fi], sb[si] = v, v
+		if fi++; fi == len(fb) {
+			fi = 0
+		}
+		if si++; si == len(sb) {
+			si = 0
+		}
+	}
+	fast.sum, fast.next = ksum{fs, fc}, fi
+	slow.sum, slow.next = ksum{ss, sc}, si
+	return taken, above
+}
