@@ -32,9 +32,23 @@ func AdvancePair(fast, slow *SMA, vals []float64, stopAbove, stopBelow bool) int
 	return i + advanceFull(fast, slow, vals[i:], stopAbove, stopBelow)
 }
 
+// slide is a full window's Kahan pair (s, c) after out leaves it and in
+// enters: ksum.add(-out) then ksum.add(in), over scalars so that a loop
+// calling it (inlined) keeps its sums in registers.
+func slide(s, c, out, in float64) (float64, float64) {
+	x := -out
+	t := s + x
+	z := t - s
+	c += (s - (t - z)) + (x - z)
+	s = t + in
+	z = s - t
+	c += (t - (s - z)) + (in - z)
+	return s, c
+}
+
 // advanceFull is AdvancePair for two averages whose windows are full: the
-// counts stay put, and each sum is a Kahan pair (ksum.add) written out
-// over scalars, so the compiler keeps all four in registers.
+// counts stay put, and each sum is a Kahan pair moved by slide, so the
+// compiler keeps all four in registers.
 func advanceFull(fast, slow *SMA, vals []float64, stopAbove, stopBelow bool) int {
 	fb, sb := fast.buf, slow.buf
 	fn, sn := float64(len(fb)), float64(len(sb))
@@ -51,22 +65,8 @@ func advanceFull(fast, slow *SMA, vals []float64, stopAbove, stopBelow bool) int
 			}
 			continue
 		}
-		// fast: add −(the value leaving the window), then v.
-		x := -fb[fi]
-		t := fs + x
-		z := t - fs
-		nfc := fc + ((fs - (t - z)) + (x - z))
-		nfs := t + v
-		z = nfs - t
-		nfc += (t - (nfs - z)) + (v - z)
-		// slow: the same.
-		x = -sb[si]
-		t = ss + x
-		z = t - ss
-		nsc := sc + ((ss - (t - z)) + (x - z))
-		nss := t + v
-		z = nss - t
-		nsc += (t - (nss - z)) + (v - z)
+		nfs, nfc := slide(fs, fc, fb[fi], v)
+		nss, nsc := slide(ss, sc, sb[si], v)
 		if above := (nfs+nfc)/fn > (nss+nsc)/sn; above && stopAbove || !above && stopBelow {
 			taken = i
 			break
@@ -115,21 +115,8 @@ func AdvanceCross(fast, slow *SMA, vals []float64, above bool, cross func(i int,
 		if !finite(v) {
 			continue // Update ignores it: the standing stays
 		}
-		// As advanceFull: the sums' Kahan updates written out.
-		x := -fb[fi]
-		t := fs + x
-		z := t - fs
-		nfc := fc + ((fs - (t - z)) + (x - z))
-		nfs := t + v
-		z = nfs - t
-		nfc += (t - (nfs - z)) + (v - z)
-		x = -sb[si]
-		t = ss + x
-		z = t - ss
-		nsc := sc + ((ss - (t - z)) + (x - z))
-		nss := t + v
-		z = nss - t
-		nsc += (t - (nss - z)) + (v - z)
+		nfs, nfc := slide(fs, fc, fb[fi], v)
+		nss, nsc := slide(ss, sc, sb[si], v)
 		if a := (nfs+nfc)/fn > (nss+nsc)/sn; a != above {
 			fast.sum, fast.next = ksum{fs, fc}, fi
 			slow.sum, slow.next = ksum{ss, sc}, si
