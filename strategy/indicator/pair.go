@@ -46,6 +46,15 @@ func slide(s, c, out, in float64) (float64, float64) {
 	return s, c
 }
 
+// push writes v at position i of a window's ring buf and returns the
+// next position.
+func push(buf []float64, i int, v float64) int {
+	if buf[i] = v; i+1 < len(buf) {
+		return i + 1
+	}
+	return 0
+}
+
 // advanceFull is AdvancePair for two averages whose windows are full: the
 // counts stay put, and each sum is a Kahan pair moved by slide, so the
 // compiler keeps all four in registers.
@@ -72,13 +81,7 @@ func advanceFull(fast, slow *SMA, vals []float64, stopAbove, stopBelow bool) int
 			break
 		}
 		fs, fc, ss, sc = nfs, nfc, nss, nsc
-		fb[fi], sb[si] = v, v
-		if fi++; fi == len(fb) {
-			fi = 0
-		}
-		if si++; si == len(sb) {
-			si = 0
-		}
+		fi, si = push(fb, fi, v), push(sb, si, v)
 	}
 	fast.sum, fast.next = ksum{fs, fc}, fi
 	slow.sum, slow.next = ksum{ss, sc}, si
@@ -127,13 +130,7 @@ func AdvanceCross(fast, slow *SMA, vals []float64, above bool, cross func(i int,
 			above = a
 		}
 		fs, fc, ss, sc = nfs, nfc, nss, nsc
-		fb[fi], sb[si] = v, v
-		if fi++; fi == len(fb) {
-			fi = 0
-		}
-		if si++; si == len(sb) {
-			si = 0
-		}
+		fi, si = push(fb, fi, v), push(sb, si, v)
 	}
 	fast.sum, fast.next = ksum{fs, fc}, fi
 	slow.sum, slow.next = ksum{ss, sc}, si
