@@ -26,20 +26,11 @@ func FuzzHeldPos(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64, digits uint8) {
 		r := rand.New(rand.NewPCG(seed, 17))
 		maxDigits := 1 + int(digits%19)
-		num := func() decimal.Decimal {
-			c := r.Int64N(pow10i(r.IntN(maxDigits) + 1))
-			return decimal.New(c, int32(r.IntN(21)-18))
-		}
 		h := &heldPos{pos: Position{Symbol: "BTCUSDT"}}
 		want, applied := Position{Symbol: "BTCUSDT"}, Position{Symbol: "BTCUSDT"}
 		var m, am posMath
 		for i := range 60 {
-			side := exchange.SideBuy
-			if r.IntN(2) == 1 {
-				side = exchange.SideSell
-			}
-			fl := Fill{Side: side, Price: num(), Qty: num(), Commission: num(),
-				CommissionAsset: [...]string{"BTC", "USDT", "BNB", ""}[r.IntN(4)]}
+			fl := randomFill(r, maxDigits)
 			h.apply(fl, "BTC", "USDT", &m)
 			refApply(&want, fl, "BTC", "USDT")
 			applied.apply(fl, "BTC", "USDT", &am)

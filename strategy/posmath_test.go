@@ -140,19 +140,10 @@ func FuzzPositionApplyNarrow(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64, digits uint8) {
 		r := rand.New(rand.NewPCG(seed, 16))
 		maxDigits := 1 + int(digits%19)
-		num := func() decimal.Decimal {
-			c := r.Int64N(pow10i(r.IntN(maxDigits) + 1))
-			return decimal.New(c, int32(r.IntN(21)-18))
-		}
 		var got, want Position
 		var m posMath
 		for i := range 40 {
-			side := exchange.SideBuy
-			if r.IntN(2) == 1 {
-				side = exchange.SideSell
-			}
-			fl := Fill{Side: side, Price: num(), Qty: num(), Commission: num(),
-				CommissionAsset: [...]string{"BTC", "USDT", "BNB", ""}[r.IntN(4)]}
+			fl := randomFill(r, maxDigits)
 			got.apply(fl, "BTC", "USDT", &m)
 			refApply(&want, fl, "BTC", "USDT")
 			comparePositions(t, fmt.Sprintf("fill %d %+v", i, fl), got, want)
@@ -161,6 +152,23 @@ func FuzzPositionApplyNarrow(f *testing.F) {
 			}
 		}
 	})
+}
+
+// randomFill is a fill of either side for a BTCUSDT position: price,
+// quantity and commission with coefficients of 1 to maxDigits digits and
+// exponents from -18 to 2, the commission in the base, the quote, a third
+// asset or none.
+func randomFill(r *rand.Rand, maxDigits int) Fill {
+	num := func() decimal.Decimal {
+		c := r.Int64N(pow10i(r.IntN(maxDigits) + 1))
+		return decimal.New(c, int32(r.IntN(21)-18))
+	}
+	side := exchange.SideBuy
+	if r.IntN(2) == 1 {
+		side = exchange.SideSell
+	}
+	return Fill{Side: side, Price: num(), Qty: num(), Commission: num(),
+		CommissionAsset: [...]string{"BTC", "USDT", "BNB", ""}[r.IntN(4)]}
 }
 
 func pow10i(n int) int64 {
