@@ -26,13 +26,12 @@ type decSum struct {
 	isBig bool
 }
 
-// smallOf returns d's coefficient and exponent when the coefficient has at
-// most 18 digits (so it fits an int64 and negating it cannot overflow).
+// smallOf is exchange.FixedOf's split of d, as a coefficient and an
+// exponent, when the coefficient has at most 18 digits (so it fits an
+// int64 and negating it cannot overflow).
 func smallOf(d decimal.Decimal) (int64, int32, bool) {
-	if d.NumDigits() > 18 {
-		return 0, 0, false
-	}
-	return d.CoefficientInt64(), d.Exponent(), true
+	f, ok := exchange.FixedOf(d)
+	return f.Coef, f.Exp, ok
 }
 
 // scale10 returns c×10^k, or false when that overflows an int64.
@@ -40,7 +39,7 @@ func scale10(c int64, k int32) (int64, bool) {
 	if k < 0 || k > exchange.MaxPow10 {
 		return 0, false
 	}
-	hi, lo := bits.Mul64(abs64(c), exchange.Pow10(int(k)))
+	hi, lo := bits.Mul64(exchange.Abs64(c), exchange.Pow10(int(k)))
 	if hi != 0 || lo > math.MaxInt64 {
 		return 0, false
 	}
@@ -48,13 +47,6 @@ func scale10(c int64, k int32) (int64, bool) {
 		return -int64(lo), true
 	}
 	return int64(lo), true
-}
-
-func abs64(c int64) uint64 {
-	if c < 0 {
-		return uint64(-c)
-	}
-	return uint64(c)
 }
 
 // addSmall adds c×10^e, or reports false and leaves s as it was when the
@@ -170,7 +162,7 @@ func (s *decSum) addMul(a, b *term, neg bool) {
 // addMulSmall adds (ac×10^ae)×(bc×10^be), negated when neg, or reports
 // false and leaves s as it was when the product or the sum does not fit.
 func (s *decSum) addMulSmall(ac int64, ae int32, bc int64, be int32, neg bool) bool {
-	hi, lo := bits.Mul64(abs64(ac), abs64(bc))
+	hi, lo := bits.Mul64(exchange.Abs64(ac), exchange.Abs64(bc))
 	if hi != 0 || lo > math.MaxInt64 {
 		return false
 	}
@@ -284,7 +276,7 @@ func quoSmall(a, b *decSum, prec int32) (int64, bool) {
 	}
 	// a/b×10^prec = a.c×10^e / b.c, with e as Decimal.QuoRem takes it.
 	e := int64(a.exp) - int64(b.exp) + int64(prec)
-	num, den := abs64(a.c), abs64(b.c)
+	num, den := exchange.Abs64(a.c), exchange.Abs64(b.c)
 	var hi, lo uint64
 	switch {
 	case e > exchange.MaxPow10 || -e > exchange.MaxPow10:

@@ -25,6 +25,16 @@ const MaxPow10 = 19
 // arithmetic beside decimals. It panics for any other k.
 func Pow10(k int) uint64 { return pow10u[k] }
 
+// Abs64 is c's magnitude as a uint64 (2^63 for math.MinInt64, which an
+// int64 cannot hold negated): the integer arithmetic of amounts works on
+// magnitudes and signs.
+func Abs64(c int64) uint64 {
+	if c < 0 {
+		return uint64(-c) // -MinInt64 wraps to its magnitude 2^63
+	}
+	return uint64(c)
+}
+
 // pow10u holds 10^0 … 10^19, every power of ten below 2^64.
 var pow10u = [MaxPow10 + 1]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 

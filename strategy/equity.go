@@ -109,7 +109,7 @@ func mulTerm(t equityTerm, p *lastPx) (equityTerm, bool) {
 	if !ok || exp > math.MaxInt32 || exp < math.MinInt32 {
 		return equityTerm{}, false
 	}
-	hi, lo := bits.Mul64(abs64(t.c), abs64(pt.c))
+	hi, lo := bits.Mul64(exchange.Abs64(t.c), exchange.Abs64(pt.c))
 	if hi != 0 || lo > math.MaxInt64 {
 		return equityTerm{}, false
 	}
@@ -136,7 +136,7 @@ func sumTerms(terms []equityTerm, exp0 int32) (decimal.Decimal, bool) {
 			}
 			return decimal.Decimal{}, false
 		}
-		hi, lo := bits.Mul64(abs64(t.c), exchange.Pow10(int(k)))
+		hi, lo := bits.Mul64(exchange.Abs64(t.c), exchange.Pow10(int(k)))
 		if hi != 0 || lo > math.MaxInt64 {
 			return decimal.Decimal{}, false
 		}
@@ -151,11 +151,4 @@ func sumTerms(terms []equityTerm, exp0 int32) (decimal.Decimal, bool) {
 		sum = s
 	}
 	return exchange.NewDecimal(sum, exp), true
-}
-
-func abs64(c int64) uint64 {
-	if c < 0 {
-		return uint64(-c)
-	}
-	return uint64(c)
 }

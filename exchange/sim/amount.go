@@ -89,7 +89,7 @@ func scaleUp(c int64, n int32) (int64, bool) {
 		return 0, c == 0 && n >= 0
 	}
 	p := pow10i[n]
-	if hi, lo := bits.Mul64(absU(c), uint64(p)); hi != 0 || lo > math.MaxInt64 {
+	if hi, lo := bits.Mul64(exchange.Abs64(c), uint64(p)); hi != 0 || lo > math.MaxInt64 {
 		return 0, false
 	}
 	return c * p, true
@@ -151,7 +151,7 @@ func (a amount) sub(b amount) amount { return a.add(b.neg()) }
 func (a amount) mul(b amount) amount {
 	if !a.wide && !b.wide {
 		e := int64(a.exp) + int64(b.exp)
-		hi, lo := bits.Mul64(absU(a.coef), absU(b.coef))
+		hi, lo := bits.Mul64(exchange.Abs64(a.coef), exchange.Abs64(b.coef))
 		if hi == 0 && lo <= math.MaxInt64 && e >= math.MinInt32 && e <= math.MaxInt32 {
 			c := int64(lo)
 			if (a.coef < 0) != (b.coef < 0) {
@@ -161,13 +161,6 @@ func (a amount) mul(b amount) amount {
 		}
 	}
 	return amountOf(a.dec().Mul(b.dec()))
-}
-
-func absU(c int64) uint64 {
-	if c < 0 {
-		return uint64(-c)
-	}
-	return uint64(c)
 }
 
 // cmp is -1, 0 or +1 as a is less than, equal to or greater than b.
@@ -205,7 +198,7 @@ func (a amount) round(places int32) amount {
 	// Drop all but one of the extra digits (towards zero), then round on
 	// that one.
 	c := a.coef
-	if absU(c) > math.MaxInt64-5 {
+	if exchange.Abs64(c) > math.MaxInt64-5 {
 		return amount{wide: true, d: a.dec().Round(places)}
 	}
 	if k := e - int64(a.exp) - 1; k > 0 {

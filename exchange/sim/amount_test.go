@@ -8,6 +8,8 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/spotbot/spotbot/exchange"
 )
 
 func TestAmountExamples(t *testing.T) {
@@ -101,7 +103,7 @@ func alignRef(x, y amount) (xc, yc int64, exp int32, ok bool) {
 			return 0, c == 0 && n >= 0
 		}
 		p := pow10i[n]
-		if absU(c) > math.MaxInt64/uint64(p) {
+		if exchange.Abs64(c) > math.MaxInt64/uint64(p) {
 			return 0, false
 		}
 		return c * p, true

@@ -18,14 +18,12 @@ import (
 // operands' coefficients and the result fit 64 bits, and fall back to
 // decimal.Decimal otherwise.
 
-// narrowOf splits d into an int64 coefficient and its exponent, exactly as
-// d holds them (no trailing zeros stripped), when the coefficient has at
-// most 18 digits.
+// narrowOf is exchange.FixedOf's split of d, as a coefficient and an
+// exponent: exactly as d holds them (no trailing zeros stripped), when the
+// coefficient has at most 18 digits.
 func narrowOf(d decimal.Decimal) (int64, int32, bool) {
-	if d.NumDigits() > 18 {
-		return 0, 0, false
-	}
-	return d.CoefficientInt64(), d.Exponent(), true
+	f, ok := exchange.FixedOf(d)
+	return f.Coef, f.Exp, ok
 }
 
 // mulDec is a.Mul(b).
@@ -34,7 +32,7 @@ func mulDec(a, b decimal.Decimal) decimal.Decimal {
 	bc, be, ok2 := narrowOf(b)
 	if ok1 && ok2 {
 		e := int64(ae) + int64(be)
-		hi, lo := bits.Mul64(absU(ac), absU(bc))
+		hi, lo := bits.Mul64(exchange.Abs64(ac), exchange.Abs64(bc))
 		if hi == 0 && lo <= math.MaxInt64 && e >= math.MinInt32 && e <= math.MaxInt32 {
 			c := int64(lo)
 			if (ac < 0) != (bc < 0) {
@@ -87,7 +85,7 @@ func divFloor(nc int64, ne int32, dc int64, de int32, prec, scale int32) (int64,
 	}
 	// quoRem: n × 10^e over d when e ≥ 0, else n over d × 10^−e.
 	e := int64(ne) - int64(de) + int64(prec)
-	nu, du := absU(nc), absU(dc)
+	nu, du := exchange.Abs64(nc), exchange.Abs64(dc)
 	var hi, lo uint64
 	if e >= 0 {
 		var ok bool

@@ -37,7 +37,7 @@ const narrowMax = 1_000_000_000_000_000_000
 // numNarrow is the num of exchange.NewDecimal(c, e): narrow as narrowOf
 // would find it (at most 18 digits), without asking the decimal.
 func numNarrow(c int64, e int32) num {
-	return num{d: exchange.NewDecimal(c, e), c: c, e: e, ok: absU(c) < narrowMax}
+	return num{d: exchange.NewDecimal(c, e), c: c, e: e, ok: exchange.Abs64(c) < narrowMax}
 }
 
 // numFixed is the num of f.Decimal() (a bar's price).
@@ -63,7 +63,7 @@ func numOfAmount(a amount) num {
 func mulNum(a, b num) num {
 	if a.ok && b.ok {
 		e := int64(a.e) + int64(b.e)
-		hi, lo := bits.Mul64(absU(a.c), absU(b.c))
+		hi, lo := bits.Mul64(exchange.Abs64(a.c), exchange.Abs64(b.c))
 		if hi == 0 && lo <= math.MaxInt64 && e >= math.MinInt32 && e <= math.MaxInt32 {
 			c := int64(lo)
 			if (a.c < 0) != (b.c < 0) {
