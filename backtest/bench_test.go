@@ -238,7 +238,10 @@ func BenchmarkRoundTrips(b *testing.B) {
 // allocations a bar (allocated during the runs), data-B/bar (the series'
 // own heap, measured around its generation) and peak-B/bar (the process's
 // peak resident memory over the bars, data and run together; meaningful
-// for the largest size run alone, -benchtime 1x). The 10M and 50M sizes
+// for the largest size run alone, -benchtime 1x), and the process's CPU
+// time a bar in user mode and in the kernel (user-ns/bar, sys-ns/bar:
+// where the wall time grows faster than the bars, these say whether the
+// engine or the system's page faults did). The 10M and 50M sizes
 // take tens of seconds and several GB: run them by name.
 func BenchmarkSMACrossDistinct(b *testing.B) {
 	for _, n := range []int{1_000_000, 10_000_000, 50_000_000} {
@@ -273,14 +276,23 @@ func BenchmarkSMACrossDistinct(b *testing.B) {
 			}
 			b.ReportAllocs()
 			runtime.ReadMemStats(&before)
+			user0, sys0, cpuOK := cpuTimes()
 			b.ResetTimer()
 			for b.Loop() {
 				run()
 			}
 			b.StopTimer()
+			user1, sys1, _ := cpuTimes()
 			runtime.ReadMemStats(&after)
 			perBar := float64(n) * float64(b.N)
 			b.ReportMetric(perBar/b.Elapsed().Seconds(), "bars/s")
+			if cpuOK {
+				// The user time is the engine's; the kernel's is mostly
+				// the first touch of fresh pages, whose cost per page
+				// grows with the memory touched on some virtual machines.
+				b.ReportMetric(float64(user1-user0)/perBar, "user-ns/bar")
+				b.ReportMetric(float64(sys1-sys0)/perBar, "sys-ns/bar")
+			}
 			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/perBar, "allocs/bar")
 			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
 			b.ReportMetric(dataPerBar, "data-B/bar")
