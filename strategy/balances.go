@@ -28,6 +28,7 @@ type compactBalances struct {
 	// built again. They stay aligned with list across reads (an account's
 	// assets rarely change), so a read finds them without a map.
 	shown []shownBalance
+	spare []shownBalance // the previous shown, whose storage align reuses
 	inMap bool // Runtime.bal holds list's balances
 	hint  int  // the index find returned last: looked at first
 }
@@ -60,9 +61,12 @@ func (c *compactBalances) align() {
 	if same {
 		return
 	}
-	shown := make([]shownBalance, len(c.list))
+	// A backtest's account lists an asset only while it holds some, so
+	// the assets change at about every other fill: the new alignment is
+	// built in the slice two reads old (spare), not a new one each time.
+	shown := slices.Grow(c.spare[:0], len(c.list))[:len(c.list)]
 	for i := range c.list {
-		shown[i].asset = c.list[i].Asset
+		shown[i] = shownBalance{asset: c.list[i].Asset}
 		for j := range c.shown {
 			if c.shown[j].asset == c.list[i].Asset {
 				shown[i] = c.shown[j]
@@ -70,7 +74,7 @@ func (c *compactBalances) align() {
 			}
 		}
 	}
-	c.shown = shown
+	c.shown, c.spare = shown, c.shown
 }
 
 // balance returns asset's balance as the last read listed it.
