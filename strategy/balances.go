@@ -25,12 +25,12 @@ type compactBalances struct {
 	list   []exchange.CompactBalance // the last read, in asset order
 	// shown[i] are the decimals last built for list[i]'s asset, with the
 	// amounts they were built from: an amount unchanged since is not
-	// built again. They stay aligned with list across reads (an account's
-	// assets rarely change), so a read finds them without a map.
+	// built again. They stay aligned with list across reads (align), so
+	// a read finds them without a map.
 	shown []shownBalance
 	spare []shownBalance // the previous shown, whose storage align reuses
-	inMap bool // Runtime.bal holds list's balances
-	hint  int  // the index find returned last: looked at first
+	inMap bool           // Runtime.bal holds list's balances
+	hint  int            // the index find returned last: looked at first
 }
 
 type shownBalance struct {
