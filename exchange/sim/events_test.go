@@ -15,18 +15,7 @@ import (
 func TestEventTradesOfATakerAndItsMakers(t *testing.T) {
 	t.Parallel()
 	taker, ctx := fundedPort(t, Options{})
-	x := taker.Exchange()
-	maker := x.As(x.CreateAccount("maker"))
-	require.NoError(t, x.Credit(maker.UID(), "BTC", decimal.NewFromInt(1)))
-	for _, p := range []int64{20100, 20110} {
-		_, err := maker.PlaceOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideSell, Type: exchange.TypeLimit,
-			Quantity: decimal.RequireFromString("0.01"), Price: decimal.NewFromInt(p), NewClientOrderID: "m" + decimal.NewFromInt(p).String()})
-		require.NoError(t, err)
-	}
-	require.Len(t, maker.DrainEvents(nil), 2)
-	_, err := taker.PlaceOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
-		Quantity: decimal.RequireFromString("0.02"), Price: decimal.NewFromInt(20110), NewClientOrderID: "t"})
-	require.NoError(t, err)
+	maker := takeLadder(t, taker, []int64{20100, 20110}, "m")
 
 	line := func(tr exchange.OwnTrade) string {
 		return tr.ID + " " + tr.ClientOrderID + " " + tr.Qty.String() + "@" + tr.Price.String() + " fee " + tr.Commission.String() + " " + tr.CommissionAsset
@@ -65,18 +54,7 @@ func TestEventTradesOfATakerAndItsMakers(t *testing.T) {
 func TestEventTradesSurviveTrimming(t *testing.T) {
 	t.Parallel()
 	taker, ctx := fundedPort(t, Options{OwnTradeRetention: 1})
-	x := taker.Exchange()
-	maker := x.As(x.CreateAccount("maker"))
-	require.NoError(t, x.Credit(maker.UID(), "BTC", decimal.NewFromInt(1)))
-	for _, p := range []int64{20100, 20110, 20120, 20130} {
-		_, err := maker.PlaceOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideSell, Type: exchange.TypeLimit,
-			Quantity: decimal.RequireFromString("0.01"), Price: decimal.NewFromInt(p)})
-		require.NoError(t, err)
-	}
-	require.Len(t, maker.DrainEvents(nil), 4)
-	_, err := taker.PlaceOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
-		Quantity: decimal.RequireFromString("0.04"), Price: decimal.NewFromInt(20130), NewClientOrderID: "t"})
-	require.NoError(t, err)
+	takeLadder(t, taker, []int64{20100, 20110, 20120, 20130}, "")
 	line := func(tr exchange.OwnTrade) string {
 		return tr.ID + " " + tr.OrderID + " " + tr.Qty.String() + "@" + tr.Price.String() + " fee " + tr.Commission.String() + " " + tr.CommissionAsset
 	}
@@ -94,6 +72,33 @@ func TestEventTradesSurviveTrimming(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, mine, 2)
 	require.Equal(t, []string{"6 5 0.01@20120 fee 0.00002 BTC", "8 5 0.01@20130 fee 0.00002 BTC"}, []string{line(mine[0]), line(mine[1])})
-	require.Empty(t, x.unreported)
-	require.Empty(t, x.dropped)
+	require.Empty(t, taker.Exchange().unreported)
+	require.Empty(t, taker.Exchange().dropped)
+}
+
+// takeLadder has a new account "maker" sell 0.01 BTCUSDT at each of prices
+// (client ids prefix+price, or the simulator's own when prefix is empty),
+// drains the maker's acknowledgements, and has taker (client id "t") buy
+// them all with one limit order at the highest price. It returns the
+// maker's port.
+func takeLadder(t *testing.T, taker *Port, prices []int64, prefix string) *Port {
+	t.Helper()
+	ctx := t.Context()
+	x := taker.Exchange()
+	maker := x.As(x.CreateAccount("maker"))
+	require.NoError(t, x.Credit(maker.UID(), "BTC", decimal.NewFromInt(1)))
+	for _, p := range prices {
+		o := exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideSell, Type: exchange.TypeLimit,
+			Quantity: decimal.RequireFromString("0.01"), Price: decimal.NewFromInt(p)}
+		if prefix != "" {
+			o.NewClientOrderID = prefix + decimal.NewFromInt(p).String()
+		}
+		_, err := maker.PlaceOrder(ctx, o)
+		require.NoError(t, err)
+	}
+	require.Len(t, maker.DrainEvents(nil), len(prices))
+	_, err := taker.PlaceOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
+		Quantity: decimal.New(int64(len(prices)), -2), Price: decimal.NewFromInt(prices[len(prices)-1]), NewClientOrderID: "t"})
+	require.NoError(t, err)
+	return maker
 }
