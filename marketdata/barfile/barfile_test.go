@@ -69,13 +69,21 @@ func TestReadRefuses(t *testing.T) {
 	}
 }
 
-func TestCache(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	src := filepath.Join(dir, "BTCUSDT-60m.csv")
+// csvSource writes csv as BTCUSDT-60m.csv in a new temporary folder and
+// returns the folder and the file's path.
+func csvSource(t *testing.T) (dir, src string) {
+	t.Helper()
+	dir = t.TempDir()
+	src = filepath.Join(dir, "BTCUSDT-60m.csv")
 	if err := os.WriteFile(src, []byte(csv), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return dir, src
+}
+
+func TestCache(t *testing.T) {
+	t.Parallel()
+	dir, src := csvSource(t)
 	c := Cache{Dir: filepath.Join(dir, "cache")}
 	o := marketdata.ReadOptions{Interval: exchange.Interval60m, Symbol: "BTCUSDT"}
 	s1, ld, err := c.Load(src, o)
@@ -113,11 +121,7 @@ func TestCache(t *testing.T) {
 
 func TestCacheWrittenMeanwhile(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	src := filepath.Join(dir, "BTCUSDT-60m.csv")
-	if err := os.WriteFile(src, []byte(csv), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, src := csvSource(t)
 	o := marketdata.ReadOptions{Interval: exchange.Interval60m, Symbol: "BTCUSDT"}
 	var w Writes
 	c := Cache{Dir: filepath.Join(dir, "cache"), Writes: &w}

@@ -17,11 +17,7 @@ import (
 // not kept mapped; Unmap releases what is mapped, once.
 func TestCacheMapped(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	src := filepath.Join(dir, "BTCUSDT-60m.csv")
-	if err := os.WriteFile(src, []byte(csv), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, src := csvSource(t)
 	o := marketdata.ReadOptions{Interval: exchange.Interval60m, Symbol: "BTCUSDT"}
 	w := Writes{Map: true}
 	c := Cache{Dir: filepath.Join(dir, "cache"), Writes: &w}
