@@ -52,7 +52,7 @@ func (r *Runtime) RestoreFill(instance string, f Fill) error {
 	if in == nil {
 		return fmt.Errorf("strategy: restore fill %s: no instance %q", f.TradeID, instance)
 	}
-	info, ok := r.rules[f.Symbol]
+	info, ok := r.rule(f.Symbol)
 	if !ok {
 		return fmt.Errorf("strategy: restore fill %s: no rules for %s (call after Start)", f.TradeID, f.Symbol)
 	}

@@ -103,11 +103,11 @@ func (r *Runtime) ForceExit(ctx context.Context, instance, symbol string) (Order
 		return Order{}, err
 	}
 	r.ctx = ctx
-	p := in.positions[symbol]
+	p := in.held(symbol)
 	if p == nil {
 		return Order{}, fmt.Errorf("strategy %s: no position in %s", in.id, symbol)
 	}
-	info := r.rules[symbol]
+	info, _ := r.rule(symbol)
 	if info == nil {
 		return Order{}, fmt.Errorf("strategy %s: no rules for %s", in.id, symbol)
 	}

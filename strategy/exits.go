@@ -100,7 +100,7 @@ func (in *instance) exitFill(f Fill, info *exchange.SymbolInfo) {
 	if x == nil && in.protect == nil {
 		return
 	}
-	pos := in.positions[f.Symbol]
+	pos := in.held(f.Symbol)
 	var p *exitPos
 	if x != nil {
 		p = x.pos[f.Symbol]
@@ -301,11 +301,11 @@ func (in *instance) exitReady(symbol string, p *exitPos) bool {
 // its protection.
 func (in *instance) exit(symbol string, p *exitPos, reason string, last decimal.Decimal) {
 	r := in.rt
-	info, ok := r.rules[symbol]
+	info, ok := r.rule(symbol)
 	if !ok {
 		return
 	}
-	qty := in.Position(symbol).Qty
+	qty := in.PositionQty(symbol)
 	if free := r.balance(info.BaseAsset).Free; free.LessThan(qty) {
 		qty = free
 	}
