@@ -158,15 +158,7 @@ func TestAdvancePair(t *testing.T) {
 // leaves both averages as Update over the values it took, to the bit.
 func TestAdvanceCross(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 9))
-	vals := make([]float64, 50_000)
-	p := 1000.0
-	for i := range vals {
-		p += float64(r.IntN(201)-100) / 100
-		vals[i] = p
-		if r.IntN(500) == 0 {
-			vals[i] = math.NaN()
-		}
-	}
+	vals := randomWalk(r, 50_000, 1000, 100, 500)
 	fast, _ := NewSMA(4)
 	slow, _ := NewSMA(9)
 	rf, _ := NewSMA(4)
@@ -242,4 +234,20 @@ func TestAdvanceCross(t *testing.T) {
 	if crosses < 1000 || refused < 200 {
 		t.Fatalf("only %d crosses, %d refused", crosses, refused)
 	}
+}
+
+// randomWalk is n values of a walk from start by steps of up to cents
+// hundredths either way, one value in nanOneIn (when positive) a NaN
+// instead (the walk goes on from the value it stands for), drawn from r.
+func randomWalk(r *rand.Rand, n int, start float64, cents, nanOneIn int) []float64 {
+	vals := make([]float64, n)
+	p := start
+	for i := range vals {
+		p += float64(r.IntN(2*cents+1)-cents) / 100
+		vals[i] = p
+		if nanOneIn > 0 && r.IntN(nanOneIn) == 0 {
+			vals[i] = math.NaN()
+		}
+	}
+	return vals
 }

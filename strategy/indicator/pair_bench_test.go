@@ -10,13 +10,7 @@ import (
 // fast path does: AdvancePair up to the next cross, the value there taken
 // with Update, and on with the standing flipped.
 func BenchmarkAdvancePair(b *testing.B) {
-	r := rand.New(rand.NewPCG(11, 3))
-	vals := make([]float64, 1_000_000)
-	p := 20_000.0
-	for i := range vals {
-		p += float64(r.IntN(2001)-1000) / 100
-		vals[i] = p
-	}
+	vals := randomWalk(rand.New(rand.NewPCG(11, 3)), 1_000_000, 20_000, 1000, 0)
 	b.ReportAllocs()
 	stops := 0
 	for b.Loop() {
