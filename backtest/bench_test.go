@@ -238,7 +238,8 @@ func BenchmarkRoundTrips(b *testing.B) {
 // allocations a bar (allocated during the runs), data-B/bar (the series'
 // own heap, measured around its generation) and peak-B/bar (the process's
 // peak resident memory over the bars, data and run together; meaningful
-// for the largest size run alone, -benchtime 1x), and the process's CPU
+// for the largest size run alone, -benchtime 1x), with the collector set
+// as the command sets it (RunMemory), and the process's CPU
 // time a bar in user mode and in the kernel (user-ns/bar, sys-ns/bar:
 // where the wall time grows faster than the bars, these say whether the
 // engine or the system's page faults did). The 10M and 50M sizes
@@ -256,6 +257,10 @@ func BenchmarkSMACrossDistinct(b *testing.B) {
 			runtime.GC()
 			runtime.ReadMemStats(&after)
 			dataPerBar := float64(after.HeapAlloc-before.HeapAlloc) / float64(n)
+			// The collector set as `backtest run` sets it once the bars
+			// are loaded (RunMemory).
+			_, restore := RunMemory(0)
+			defer restore()
 			spec := millionSpec(bars)
 			// No fees: with the default 0.1% the balance wastes away over
 			// the first million bars and later bars place no order.

@@ -99,3 +99,49 @@ func TestRunMemory(t *testing.T) {
 	require.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
 	restore()
 }
+
+func TestRunGCPercent(t *testing.T) {
+	for _, c := range []struct {
+		live int64
+		want int
+	}{
+		{0, 100},
+		{48 << 20, 100},
+		{1 << 30, 100},      // the headroom the default ratio gives: still the default
+		{1<<30 + 1, 99},     // just past it
+		{2 << 30, 50},       // twice the headroom
+		{2_450_000_000, 43}, // fifty million bars of 48 bytes and the run's start
+		{10 << 30, 10},      // ten times: the floor
+		{40 << 30, 10},      // past it: still the floor
+	} {
+		require.Equal(t, c.want, runGCPercent(c.live), "live %d", c.live)
+	}
+}
+
+func TestRunGC(t *testing.T) {
+	const mib, gib = 1 << 20, 1 << 30
+	for _, c := range []struct {
+		name                string
+		live, mapped, total int64
+		percent             int
+		limit               int64
+		set                 bool
+	}{
+		{"a small heap: the floor", 8 * mib, 0, 24 * gib, 100, 64 * mib, true},
+		{"a million bars on the heap", 50 * mib, 0, 24 * gib, 100, 140 * mib, true},
+		{"the largest heap with a limit", 256 * mib, 0, 24 * gib, 100, 552 * mib, true},
+		{"past it: the ratio alone", 256*mib + 1, 0, 24 * gib, 100, 0, true},
+		{"ten million bars", 480 * mib, 0, 24 * gib, 100, 0, true},
+		{"fifty million bars", 2_450_000_000, 0, 24 * gib, 43, 0, true},
+		{"a limit past half the machine", 100 * mib, 0, 400 * mib, 100, 0, true},
+		{"the machine unknown", 100 * mib, 0, 0, 100, 240 * mib, true},
+		{"mapped bars: the ratio off", 6 * mib, 48 * mib, 24 * gib, -1, 100 * mib, true},
+		{"mapped bars past half the machine: nothing", 6 * mib, 48 * mib, 150 * mib, 0, 0, false},
+		{"fifty million mapped bars", 64 * mib, 2_400_000_000, 24 * gib, -1, 2_400_000_000 + 168*mib, true},
+	} {
+		percent, limit, set := runGC(c.live, c.mapped, c.total)
+		require.Equal(t, c.percent, percent, c.name)
+		require.Equal(t, c.limit, limit, c.name)
+		require.Equal(t, c.set, set, c.name)
+	}
+}

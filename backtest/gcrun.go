@@ -13,6 +13,29 @@ const runMemoryFloor = 64 << 20
 // runMemoryHeadroom is what RunMemory's limit adds to twice the live heap.
 const runMemoryHeadroom = 40 << 20
 
+// runLimitLive is the largest live heap of bars for which RunMemory sets
+// a memory limit (see RunMemory).
+const runLimitLive = 256 << 20
+
+// runRatioHeadroom is the most a run over bars on the heap lets it grow
+// past its live heap between collections (see RunMemory and runGCPercent).
+const runRatioHeadroom = 1 << 30
+
+// runMinGCPercent is the lowest collection ratio runGCPercent sets.
+const runMinGCPercent = 10
+
+// runGCPercent is the collection ratio for a run over bars on the heap,
+// whose live heap is live bytes at its start: Go's default of 100 while
+// that lets the heap grow by at most runRatioHeadroom before a
+// collection, and the ratio that allows runRatioHeadroom beyond that (at
+// least runMinGCPercent).
+func runGCPercent(live int64) int {
+	if live <= runRatioHeadroom {
+		return 100
+	}
+	return max(runMinGCPercent, int(100*runRatioHeadroom/live))
+}
+
 // RunMemory sets the process's garbage collector for one run over loaded
 // bars, to be called once the data are loaded, and returns the limit it
 // set (0 when it set none) and a function restoring the previous settings.
@@ -20,16 +43,35 @@ const runMemoryHeadroom = 40 << 20
 // into memory, barfile.Writes.Map), 0 when they are all on the heap.
 //
 // A run's live heap is mostly the bars; the run adds its fills, orders and
-// equity curve (about 40 bytes a bar for smacross over a million distinct
-// bars) and allocates about 145 bytes a bar of short-lived values. At the
+// equity curve (about 25-40 bytes a bar for smacross over distinct bars)
+// and allocates about 85 bytes a bar of short-lived values. At the
 // default ratio the heap grows to twice the live heap before each
 // collection, so a million-bar run peaked at about 140 MB of heap for
-// 70-85 MB live. RunMemory keeps the ratio and adds a soft memory limit of
-// twice the live heap at the call plus 40 MiB (at least 64 MiB, at most
-// half the machine's memory): the heap stays at twice the bars while the
-// run's own live values fit in that headroom, and a run whose live heap
-// outgrows it is collected more often (the runtime caps that at half the
-// CPU) rather than failing.
+// 70-85 MB live. For bars on the heap RunMemory sets:
+//
+//   - a soft memory limit of twice the live heap at the call plus 40 MiB
+//     (at least 64 MiB) while that live heap is at most 256 MiB (about five
+//     million bars): the heap stays at twice the bars while the run's own
+//     values fit in the 40 MiB, and a run whose live heap outgrows it is
+//     collected more often (the runtime caps that at half the CPU) rather
+//     than failing. Past 256 MiB the run's own values outgrow 40 MiB by
+//     far (ten million bars add 250 MB, fifty million 1.2 GB), and a limit
+//     fixed at the start binds ever harder as the run goes on: at ten
+//     million bars it cost 13% of the rate. It sets none there, nor where
+//     it would pass half the machine's memory.
+//   - the collection ratio (runGCPercent): Go's default of 100 up to a
+//     live heap of 1 GiB (about twenty million bars), then whatever lets
+//     the heap grow by 1 GiB between collections, 43 for the 2.45 GB of
+//     fifty million bars. Bars are columns of integers without pointers,
+//     so a collection marks only the run's own values and costs little
+//     however many bars there are, while every page of room the heap
+//     grows into is a fresh page the kernel must fault in, at a cost per
+//     page that grows with the memory touched on some virtual machines.
+//     BenchmarkSMACrossDistinct over fifty million bars, on the 2-core
+//     development machine: at the default ratio 3.2 M bars/s, 103 ns a bar
+//     in the kernel and a peak of 141 bytes a bar; at 43, 4.1 M bars/s
+//     (the rate of ten million bars), 22 ns in the kernel and 113 bytes a
+//     bar (with a limit of twice the bars as well, 3.7 M bars/s).
 //
 // Bars outside the heap leave a live heap of a few megabytes at the call,
 // and the ratio then collects at 4, 8, 16, 24, 36 and 50 MB: six
@@ -56,19 +98,40 @@ func RunMemory(mapped int64) (limit int64, restore func()) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	limit = max(runMemoryFloor, 2*int64(ms.HeapAlloc)+max(mapped, 0)+runMemoryHeadroom)
-	if total := totalMemory(); total > 0 && limit > total/2 {
+	percent, limit, set := runGC(int64(ms.HeapAlloc), mapped, totalMemory())
+	if !set {
 		return 0, func() {}
 	}
-	oldLimit := debug.SetMemoryLimit(limit)
-	if mapped <= 0 {
-		return limit, func() { debug.SetMemoryLimit(oldLimit) }
+	oldPercent := debug.SetGCPercent(percent)
+	oldLimit := int64(-1) // -1 reads the limit without changing it
+	if limit > 0 {
+		oldLimit = debug.SetMemoryLimit(limit)
 	}
-	oldPercent := debug.SetGCPercent(-1)
 	return limit, func() {
 		debug.SetGCPercent(oldPercent)
-		debug.SetMemoryLimit(oldLimit)
+		if oldLimit >= 0 {
+			debug.SetMemoryLimit(oldLimit)
+		}
 	}
+}
+
+// runGC is RunMemory's choice for a live heap of live bytes, mapped bytes
+// of bars outside it and a machine of total bytes (0 when unknown): the
+// collection ratio (-1: off) and the memory limit (0: none) to set, and
+// whether to set anything.
+func runGC(live, mapped, total int64) (percent int, limit int64, set bool) {
+	limit = max(runMemoryFloor, 2*live+max(mapped, 0)+runMemoryHeadroom)
+	fits := total <= 0 || limit <= total/2
+	if mapped > 0 {
+		if !fits {
+			return 0, 0, false
+		}
+		return -1, limit, true
+	}
+	if !fits || live > runLimitLive {
+		limit = 0
+	}
+	return runGCPercent(live), limit, true
 }
 
 // reportHeadroom is what ReportMemory adds to the run's memory limit.
