@@ -16,20 +16,27 @@ import (
 // and its floor are computed on integers when the coefficients allow:
 // the amount is then f (fixed true), its decimal left to be built only
 // for the order; else it is d, computed with decimals.
-func (s *Strategy) quoteAmount(info *exchange.SymbolInfo, free, min decimal.Decimal) (f exchange.Fixed, fixed bool, d decimal.Decimal, short bool) {
-	if free.Sign() <= 0 {
+func (s *Strategy) quoteAmount(info *exchange.SymbolInfo, free free, min decimal.Decimal) (f exchange.Fixed, fixed bool, d decimal.Decimal, short bool) {
+	if free.sign() <= 0 {
 		return exchange.Fixed{}, false, decimal.Decimal{}, true
 	}
-	if f, ok := floorProduct(free, s.p.Fraction, info.QuoteScale()); ok {
+	var ok bool
+	if free.fixed {
+		f, ok = floorCoef(free.f.Coef, free.f.Exp, s.p.Fraction, info.QuoteScale())
+	} else {
+		f, ok = floorProduct(free.d, s.p.Fraction, info.QuoteScale())
+	}
+	if ok {
 		if !f.IsPositive() || f.CmpDecimal(min) < 0 {
 			return exchange.Fixed{}, false, decimal.Decimal{}, true
 		}
 		return f, true, decimal.Decimal{}, false
 	}
-	if exchange.CmpDecimal(free, min) < 0 || exchange.CmpMul(min, free, s.p.Fraction) > 0 {
+	fd := free.dec()
+	if exchange.CmpDecimal(fd, min) < 0 || exchange.CmpMul(min, fd, s.p.Fraction) > 0 {
 		return exchange.Fixed{}, false, decimal.Decimal{}, true
 	}
-	amount := info.FloorQuote(free.Mul(s.p.Fraction))
+	amount := info.FloorQuote(fd.Mul(s.p.Fraction))
 	return exchange.Fixed{}, false, amount, exchange.CmpDecimal(amount, min) < 0 || !amount.IsPositive()
 }
 
@@ -41,15 +48,25 @@ func (s *Strategy) quoteAmount(info *exchange.SymbolInfo, free, min decimal.Deci
 // decimals, else its coefficient divided (toward zero) by the power of
 // ten that leaves places.
 func floorProduct(a, b decimal.Decimal, places int32) (exchange.Fixed, bool) {
-	if a.NumDigits() > 18 || b.NumDigits() > 18 {
+	if a.NumDigits() > 18 {
 		return exchange.Fixed{}, false
 	}
-	ac, bc := a.CoefficientInt64(), b.CoefficientInt64()
+	return floorCoef(a.CoefficientInt64(), a.Exponent(), b, places)
+}
+
+// floorCoef is floorProduct with a given as its coefficient ac and
+// exponent ae (a free balance held as an exchange.Fixed): any int64
+// coefficient, the product's 128 bits checked as for 18 digits.
+func floorCoef(ac int64, ae int32, b decimal.Decimal, places int32) (exchange.Fixed, bool) {
+	if b.NumDigits() > 18 {
+		return exchange.Fixed{}, false
+	}
+	bc := b.CoefficientInt64()
 	if ac < 0 || bc < 0 {
 		return exchange.Fixed{}, false
 	}
 	hi, lo := bits.Mul64(uint64(ac), uint64(bc))
-	e := int64(a.Exponent()) + int64(b.Exponent())
+	e := int64(ae) + int64(b.Exponent())
 	if e < math.MinInt32 || e > math.MaxInt32 {
 		return exchange.Fixed{}, false
 	}

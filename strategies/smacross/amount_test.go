@@ -81,6 +81,44 @@ func TestFloorProductRandom(t *testing.T) {
 	}
 }
 
+// TestFloorCoefRandom compares floorCoef (a free balance held as a Fixed,
+// any int64 coefficient, 19 digits included) with decimal's floor of the
+// product, and with floorProduct where that takes the operands.
+func TestFloorCoefRandom(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(9, 2))
+	oks, nineteen := 0, 0
+	for range 200_000 {
+		ac := r.Int64N(pow10i(r.IntN(19)))
+		if r.IntN(4) == 0 {
+			ac = r.Int64() // up to 19 digits
+		}
+		ae := -int32(r.IntN(20))
+		b := decimal.New(r.Int64N(pow10i(r.IntN(19))), -int32(r.IntN(20)))
+		places := int32(r.IntN(19))
+		info := exchange.SymbolInfo{QuoteAssetPrecision: int(places)}
+		a := decimal.New(ac, ae)
+		want := info.FloorQuote(a.Mul(b))
+		got, ok := floorCoef(ac, ae, b, places)
+		if p, pok := floorProduct(a, b, places); pok && (!ok || p != got) {
+			t.Fatalf("%s × %s to %d places: floorProduct %de%d, floorCoef %de%d %v", a, b, places, p.Coef, p.Exp, got.Coef, got.Exp, ok)
+		}
+		if !ok {
+			continue
+		}
+		oks++
+		if a.NumDigits() == 19 {
+			nineteen++
+		}
+		if !want.Coefficient().IsInt64() || got.Coef != want.CoefficientInt64() || got.Exp != want.Exponent() {
+			t.Fatalf("%s × %s to %d places: %de%d, decimal gives %se%d", a, b, places, got.Coef, got.Exp, want.Coefficient(), want.Exponent())
+		}
+	}
+	if oks < 100_000 || nineteen < 1_000 {
+		t.Fatalf("%d of 200,000 products on integers, %d with 19 digits", oks, nineteen)
+	}
+}
+
 func pow10i(n int) int64 { return int64(exchange.Pow10(n)) + 1 }
 
 func fmtFixed(f exchange.Fixed) string {

@@ -22,7 +22,7 @@ import (
 type memo struct {
 	// A buy's amount from the quote's free balance (fraction).
 	buyInfo *exchange.SymbolInfo
-	buyFree decimal.Decimal
+	buyFree free
 	short   bool
 	fix     exchange.Fixed // the amount when fixed
 	fixed   bool
@@ -32,7 +32,7 @@ type memo struct {
 	// A sell's quantity from the position and the base's free balance.
 	sellInfo *exchange.SymbolInfo
 	sellHeld decimal.Decimal
-	sellFree decimal.Decimal
+	sellFree free
 	qty      decimal.Decimal
 
 	// A buy's fixed quantity (quantity), floored to the rules.
@@ -49,8 +49,8 @@ func same(a, b decimal.Decimal) bool { return a == b }
 // buyAmount is s.quoteAmount(info, free, min) (min is info's market
 // minimum), from the memo when info and free are those of the last call.
 // It reports whether the amount is short; when not, order gives it.
-func (m *memo) buyAmount(s *Strategy, info *exchange.SymbolInfo, free, min decimal.Decimal) (short bool) {
-	if m.buyInfo == info && info != nil && same(m.buyFree, free) {
+func (m *memo) buyAmount(s *Strategy, info *exchange.SymbolInfo, free free, min decimal.Decimal) (short bool) {
+	if m.buyInfo == info && info != nil && m.buyFree.same(free) {
 		return m.short
 	}
 	m.fix, m.fixed, m.amount, m.short = s.quoteAmount(info, free, min)
@@ -73,13 +73,13 @@ func (m *memo) order() decimal.Decimal {
 // balance's floor can be below the position's only when the free balance
 // is: it is floored then alone, and usually the two are equal), from the
 // memo when info, held and free are those of the last call.
-func (m *memo) sellQty(info *exchange.SymbolInfo, held, free decimal.Decimal) decimal.Decimal {
-	if m.sellInfo == info && info != nil && same(m.sellHeld, held) && same(m.sellFree, free) {
+func (m *memo) sellQty(info *exchange.SymbolInfo, held decimal.Decimal, free free) decimal.Decimal {
+	if m.sellInfo == info && info != nil && same(m.sellHeld, held) && m.sellFree.same(free) {
 		return m.qty
 	}
 	qty := info.FloorQty(held)
-	if exchange.CmpDecimal(held, free) > 0 {
-		if f := info.FloorQty(free); exchange.CmpDecimal(qty, f) > 0 {
+	if free.cmp(held) < 0 {
+		if f := info.FloorQty(free.dec()); exchange.CmpDecimal(qty, f) > 0 {
 			qty = f
 		}
 	}

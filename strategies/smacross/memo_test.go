@@ -22,6 +22,20 @@ func TestMemoDerivesAgainOnNewInputs(t *testing.T) {
 		w := d(want)
 		return got.Coefficient().Cmp(w.Coefficient()) == 0 && got.Exponent() == w.Exponent()
 	}
+	// Each reading as a decimal, then as the Fixed a FixedBalancer gives:
+	// the same amounts.
+	for _, asFixed := range []bool{false, true} {
+		testMemo(t, s, btc, coarse, exact, func(v decimal.Decimal) free {
+			if f, ok := exchange.FixedOf(v); ok && asFixed {
+				return free{f: f, fixed: true}
+			}
+			return free{d: v}
+		})
+	}
+}
+
+func testMemo(t *testing.T, s *Strategy, btc, coarse *exchange.SymbolInfo, exact func(decimal.Decimal, string) bool, read func(decimal.Decimal) free) {
+	d := decimal.RequireFromString
 	var m memo
 	free := d("10.12345679")
 	for _, c := range []struct {
@@ -40,7 +54,7 @@ func TestMemoDerivesAgainOnNewInputs(t *testing.T) {
 		{btc, decimal.Decimal{}, true, ""},
 	} {
 		min := c.info.MinNotional(exchange.TypeMarket)
-		if short := m.buyAmount(s, c.info, c.free, min); short != c.short {
+		if short := m.buyAmount(s, c.info, read(c.free), min); short != c.short {
 			t.Fatalf("buy from %s: short %v, want %v", c.free, short, c.short)
 		}
 		if c.short {
@@ -49,7 +63,7 @@ func TestMemoDerivesAgainOnNewInputs(t *testing.T) {
 		if got := m.order(); !exact(got, c.want) {
 			t.Fatalf("buy from %s: %se%d, want %s", c.free, got.Coefficient(), got.Exponent(), c.want)
 		}
-		f, fixed, dec, short := s.quoteAmount(c.info, c.free, min)
+		f, fixed, dec, short := s.quoteAmount(c.info, read(c.free), min)
 		if fixed {
 			dec = f.Decimal()
 		}
@@ -70,7 +84,7 @@ func TestMemoDerivesAgainOnNewInputs(t *testing.T) {
 		{coarse, held, d("0.00111403"), "0.00"},   // other rules
 		{btc, d("2.1234567"), d("5"), "2.123456"}, // another position
 	} {
-		got := m.sellQty(c.info, c.held, c.free)
+		got := m.sellQty(c.info, c.held, read(c.free))
 		if !exact(got, c.want) {
 			t.Fatalf("sell %s of free %s: %se%d, want %s", c.held, c.free, got.Coefficient(), got.Exponent(), c.want)
 		}

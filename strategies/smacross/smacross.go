@@ -343,7 +343,7 @@ func (s *Strategy) buy(ctx strategy.Context, b *book, symbol string, last exchan
 	min := info.MinNotional(exchange.TypeMarket)
 	// A holding too small to sell (the residue of a fee paid in the base
 	// asset) does not count as a position.
-	if held := ctx.Position(symbol).Qty; held.IsZero() && min.Sign() <= 0 ||
+	if held := heldQty(ctx, symbol); held.IsZero() && min.Sign() <= 0 ||
 		!held.IsZero() && exchange.CmpMulFixed(min, held, last) <= 0 {
 		return false, nil
 	}
@@ -362,13 +362,13 @@ func (s *Strategy) buy(ctx strategy.Context, b *book, symbol string, last exchan
 		// The amount is free × fraction floored to the quote's decimals;
 		// it is below the minimum whenever free is (fraction ≤ 1), and
 		// not positive when free is not (fraction > 0).
-		free := ctx.Balance(info.QuoteAsset).Free
+		free := freeOf(ctx, info.QuoteAsset)
 		if b.memo.buyAmount(s, info, free, min) {
 			l := ctx.Log()
 			if !l.Enabled(context.Background(), slog.LevelInfo) || dry {
 				return l.Enabled(context.Background(), slog.LevelInfo), nil
 			}
-			l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", info.FloorQuote(free.Mul(s.p.Fraction)))
+			l.Info("buy signal skipped: amount below the minimum", "symbol", symbol, "amount", info.FloorQuote(free.dec().Mul(s.p.Fraction)))
 			return true, nil
 		}
 		if !dry {
@@ -393,11 +393,11 @@ func (s *Strategy) sell(ctx strategy.Context, b *book, symbol string, last excha
 	if err != nil {
 		return true, err
 	}
-	held := ctx.Position(symbol).Qty
+	held := heldQty(ctx, symbol)
 	if held.Sign() <= 0 {
 		return false, nil // nothing to sell: floored and capped by the free balance, still not positive
 	}
-	qty := b.memo.sellQty(info, held, ctx.Balance(info.BaseAsset).Free)
+	qty := b.memo.sellQty(info, held, freeOf(ctx, info.BaseAsset))
 	if !qty.IsPositive() || exchange.CmpMulFixed(info.MinNotional(exchange.TypeMarket), qty, last) > 0 {
 		l := ctx.Log()
 		logs := qty.IsPositive() && l.Enabled(context.Background(), slog.LevelInfo)
