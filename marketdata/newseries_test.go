@@ -80,3 +80,65 @@ func TestNewSeriesChecks(t *testing.T) {
 		})
 	}
 }
+
+// TestFirstSuspectHalves checks firstSuspect's split between two cores
+// over 300,000 one-minute bars (past suspectSplit) against the one-core
+// pass: a bad price or a time going back at the first bar, either side
+// of the middle and at the last; a bad bar in each half (the first
+// half's is the first); a gap across the middle (both fine, and an open
+// time off the boundary just after it).
+func TestFirstSuspectHalves(t *testing.T) {
+	t.Parallel()
+	const n, minute, start = 300_000, int64(60_000), int64(1704067200000)
+	if n < suspectSplit {
+		t.Fatalf("%d bars do not reach the split, %d", n, suspectSplit)
+	}
+	mid := n / 2
+	build := func() (cols [6][]int64) {
+		for f := range cols {
+			cols[f] = make([]int64, n)
+		}
+		for i := range n {
+			cols[0][i] = start + int64(i)*minute
+			cols[1][i], cols[2][i], cols[3][i], cols[4][i], cols[5][i] = 100, 110, 90, 100, 5
+		}
+		return cols
+	}
+	badPrice := func(i int) func(*[6][]int64) { return func(c *[6][]int64) { c[3][i] = 0 } }
+	back := func(i int) func(*[6][]int64) { return func(c *[6][]int64) { c[0][i] = c[0][i-1] } }
+	for _, c := range []struct {
+		name  string
+		spoil []func(*[6][]int64)
+		want  int
+	}{
+		{"all good", nil, n},
+		{"first bar", []func(*[6][]int64){badPrice(0)}, 0},
+		{"before the middle", []func(*[6][]int64){badPrice(mid - 1)}, mid - 1},
+		{"the middle", []func(*[6][]int64){badPrice(mid)}, mid},
+		{"time back at the middle", []func(*[6][]int64){back(mid)}, mid},
+		{"last bar", []func(*[6][]int64){badPrice(n - 1)}, n - 1},
+		{"one in each half", []func(*[6][]int64){badPrice(mid + 10), badPrice(10)}, 10},
+		{"a gap across the middle", []func(*[6][]int64){func(c *[6][]int64) {
+			for i := mid; i < n; i++ {
+				c[0][i] += 60 * minute
+			}
+		}}, n},
+		{"off the boundary after the gap", []func(*[6][]int64){func(c *[6][]int64) {
+			for i := mid; i < n; i++ {
+				c[0][i] += 60*minute + 1
+			}
+		}}, mid},
+	} {
+		cols := build()
+		for _, s := range c.spoil {
+			s(&cols)
+		}
+		iv := exchange.Interval1m
+		if got := firstSuspect(iv, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5]); got != c.want {
+			t.Errorf("%s: firstSuspect %d, want %d", c.name, got, c.want)
+		}
+		if got := suspectIn(iv, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], 0, n); got != c.want {
+			t.Errorf("%s: one pass %d, want %d", c.name, got, c.want)
+		}
+	}
+}

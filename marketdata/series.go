@@ -2,7 +2,9 @@ package marketdata
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -274,13 +276,37 @@ func NewSeries(symbol string, iv exchange.Interval, priceExp, volExp int32, t, o
 // call but for the first bar and after a gap.
 func firstSuspect(iv exchange.Interval, t, open, high, low, close, volume []int64) int {
 	n := len(t)
+	if n < suspectSplit || runtime.GOMAXPROCS(0) < 2 {
+		return suspectIn(iv, t, open, high, low, close, volume, 0, n)
+	}
+	// Two halves at once: a cached file's bars are mapped, and this pass
+	// is the first to read them (the faults and the memory are the cost).
+	mid := n / 2
+	var second int
+	var wg sync.WaitGroup
+	wg.Go(func() { second = suspectIn(iv, t, open, high, low, close, volume, mid, n) })
+	first := suspectIn(iv, t, open, high, low, close, volume, 0, mid)
+	wg.Wait()
+	if first < mid {
+		return first
+	}
+	return second
+}
+
+// suspectSplit is the fewest bars firstSuspect splits between two cores.
+const suspectSplit = 1 << 18
+
+// suspectIn is firstSuspect over bars lo to hi (hi when they all pass),
+// the bar before lo read as the one before.
+func suspectIn(iv exchange.Interval, t, open, high, low, close, volume []int64, lo, hi int) int {
+	n := hi
 	if n == 0 {
 		return 0
 	}
-	open, high, low, close, volume = open[:n], high[:n], low[:n], close[:n], volume[:n]
+	t, open, high, low, close, volume = t[:n], open[:n], high[:n], low[:n], close[:n], volume[:n]
 	step := iv.Duration().Milliseconds() // 0 for months: every step checked
 	b := builder{s: Series{interval: iv}, ivMs: step, fixed: step > 0 && iv != exchange.Interval1W}
-	for i := range n {
+	for i := lo; i < n; i++ {
 		ti := t[i]
 		if i == 0 || ti-t[i-1] != step || step == 0 {
 			if i > 0 {
