@@ -12,6 +12,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -80,27 +82,15 @@ func NewReport(title string, s Spec, res *Result) Report {
 		r.Final[a] = v.String()
 	}
 	several := len(s.Instances) > 1
-	rows := func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			t := &res.Trades[i]
-			var in string
-			if several {
-				in = t.Instance
-			}
-			r.Trades[i] = TradeRow{Instance: in, Symbol: t.Symbol, EntryTime: stamp(t.EntryTime), ExitTime: stamp(t.ExitTime),
-				Qty: decimalString(t.Qty), EntryPrice: decimalString(t.EntryPrice), ExitPrice: decimalString(t.ExitPrice),
-				Fees: decimalString(t.Fees), PnL: decimalString(t.PnL), ReturnPct: round(t.ReturnPct, 6), ExitReason: t.ExitReason}
-		}
-	}
 	// Formatting a trade takes about a microsecond: a long run's are
 	// split across the cores, each row written by one of them.
 	n := len(res.Trades)
 	workers := min(runtime.GOMAXPROCS(0), n/reportChunk)
 	var wg sync.WaitGroup
 	for w := 1; w < workers; w++ {
-		wg.Go(func() { rows(w*n/workers, (w+1)*n/workers) })
+		wg.Go(func() { formatTrades(r.Trades, res.Trades, w*n/workers, (w+1)*n/workers, several) })
 	}
-	rows(0, n/max(workers, 1))
+	formatTrades(r.Trades, res.Trades, 0, n/max(workers, 1), several)
 	wg.Wait()
 	for _, l := range res.Locks {
 		r.Locks = append(r.Locks, LockRow{Instance: l.Instance, Symbol: l.Symbol, Reason: l.Reason, From: stamp(l.From), Until: stamp(l.Until)})
@@ -113,6 +103,50 @@ func NewReport(title string, s Spec, res *Result) Report {
 
 // reportChunk is the fewest trades NewReport hands a core of its own.
 const reportChunk = 2048
+
+// formatTrades sets rows[lo:hi] to the rows of trades[lo:hi], their
+// instances when several. The texts of up to rowBlock rows (two stamps and
+// five decimals each) are appended into one buffer and cut from one
+// string made of it: one allocation where each text took one or two.
+func formatTrades(rows []TradeRow, trades []Trade, lo, hi int, several bool) {
+	const texts = 7 // a row's
+	var st stamper
+	b := make([]byte, 0, rowBlock*128)
+	ends := make([]int, 0, rowBlock*texts)
+	for ; lo < hi; lo += rowBlock {
+		end := min(lo+rowBlock, hi)
+		b, ends = b[:0], ends[:0]
+		for i := lo; i < end; i++ {
+			t := &trades[i]
+			b = st.appendTime(b, t.EntryTime)
+			ends = append(ends, len(b))
+			b = st.appendTime(b, t.ExitTime)
+			ends = append(ends, len(b))
+			for _, d := range [...]*decimal.Decimal{&t.Qty, &t.EntryPrice, &t.ExitPrice, &t.Fees, &t.PnL} {
+				b = appendDecimal(b, *d)
+				ends = append(ends, len(b))
+			}
+		}
+		text, from := string(b), 0
+		for i := lo; i < end; i++ {
+			var f [texts]string
+			for j := range f {
+				to := ends[(i-lo)*texts+j]
+				f[j], from = text[from:to], to
+			}
+			t := &trades[i]
+			var in string
+			if several {
+				in = t.Instance
+			}
+			rows[i] = TradeRow{Instance: in, Symbol: t.Symbol, EntryTime: f[0], ExitTime: f[1], Qty: f[2], EntryPrice: f[3],
+				ExitPrice: f[4], Fees: f[5], PnL: f[6], ReturnPct: round(t.ReturnPct, 6), ExitReason: t.ExitReason}
+		}
+	}
+}
+
+// rowBlock is the most rows formatTrades cuts from one string (about 12 KB).
+const rowBlock = 128
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
