@@ -1,7 +1,9 @@
 package backtest
 
 import (
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 	"time"
 
@@ -99,4 +101,72 @@ func TestNewReportRows(t *testing.T) {
 			}
 		}
 	}
+}
+
+// roundReference is how round rounded before: through the text.
+func roundReference(v float64, places int) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', places, 64), 64)
+	return r
+}
+
+// round gives the very float64 its text reads back as (roundReference),
+// to the bit: random values over every magnitude and sign, exact ties at
+// the last decimal, values either side of the 15 digits it divides
+// itself, and the special values.
+func TestRound(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 8))
+	var vals []float64
+	for range 100_000 {
+		vals = append(vals,
+			math.Float64frombits(rng.Uint64()),                                            // any bits
+			math.Ldexp(rng.Float64(), rng.IntN(120)-80),                                   // 1e-24 to 1e12
+			(rng.Float64()-0.5)*math.Pow(10, float64(rng.IntN(14)-4)),                     // returns
+			float64(rng.Int64N(2e15))/1e6+float64(rng.IntN(3)-1)*5e-7,                     // near a tie
+			math.Nextafter(float64(rng.Int64N(2e10))/1e6+5e-7, math.Inf(1-2*rng.IntN(2)))) // beside one
+	}
+	for k := -30; k < 40; k++ { // dyadic ties at every decimal
+		for m := range 200 {
+			vals = append(vals, math.Ldexp(float64(2*m+1), k))
+		}
+	}
+	for _, v := range []float64{0, 5e-7, 1.5e-6, 2.5e-6, 0.0078125, 999999999.9999995, 999999999.999999, 1e9, 9.999999999e9,
+		9007199254.740992, 9007199254.740993, 1e10, 1.8e11, 1e21, 1e300, math.SmallestNonzeroFloat64, math.MaxFloat64,
+		math.Inf(1), math.Nextafter(1, 0), math.Nextafter(1, 2)} {
+		vals = append(vals, v, -v)
+	}
+	for _, v := range vals {
+		for _, places := range []int{0, 2, 6, 8} {
+			got, want := round(v, places), roundReference(v, places)
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("round(%v (%#x), %d) = %v (%#x), want %v (%#x)", v, math.Float64bits(v), places,
+					got, math.Float64bits(got), want, math.Float64bits(want))
+			}
+		}
+	}
+	for _, places := range []int{0, 6, 9, 12} {
+		if got := round(math.NaN(), places); !math.IsNaN(got) {
+			t.Fatalf("round(NaN, %d) = %v", places, got)
+		}
+	}
+	for _, places := range []int{9, 12, 17} { // past appendFixed's: strconv's text
+		for _, v := range vals[:1000] {
+			if got, want := round(v, places), roundReference(v, places); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("round(%v, %d) = %v, want %v", v, places, got, want)
+			}
+		}
+	}
+}
+
+// FuzzRound checks round against its text on any float64.
+func FuzzRound(f *testing.F) {
+	f.Add(math.Float64bits(0.0078125))
+	f.Add(math.Float64bits(-9007199254.740992))
+	f.Fuzz(func(t *testing.T, fb uint64) {
+		v := math.Float64frombits(fb)
+		got, want := round(v, 6), roundReference(v, 6)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("round(%v (%#x), 6) = %v, want %v", v, fb, got, want)
+		}
+	})
 }
