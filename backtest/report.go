@@ -1,7 +1,6 @@
 package backtest
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"runtime"
@@ -11,6 +10,8 @@ import (
 	"sync"
 	"text/tabwriter"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -271,26 +272,112 @@ func sortedKeys(m map[string]int) []string {
 
 // WriteTradesCSV writes the round trips, one per row; a run of several
 // instances gets a last column, instance, naming whose trade each is.
+//
+// The rows are appended into a block of bytes written whole, each field
+// quoted as encoding/csv quotes it (appendCSVField), without a slice of
+// fields per row: the bytes are those encoding/csv wrote
+// (TestWriteTradesCSVAsCSV).
 func (r Report) WriteTradesCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	const block = 64 << 10
+	b := make([]byte, 0, block+1024)
+	b = append(b, "symbol,entry_time,exit_time,qty,entry_price,exit_price,fees,pnl,return_pct,exit_reason"...)
 	several := len(r.Instances) > 1
-	head := []string{"symbol", "entry_time", "exit_time", "qty", "entry_price", "exit_price", "fees", "pnl", "return_pct", "exit_reason"}
 	if several {
-		head = append(head, "instance")
+		b = append(b, ",instance"...)
 	}
-	if err := cw.Write(head); err != nil {
-		return err
-	}
-	for _, t := range r.Trades {
-		row := []string{t.Symbol, t.EntryTime, t.ExitTime, t.Qty, t.EntryPrice, t.ExitPrice, t.Fees, t.PnL,
-			strconv.FormatFloat(t.ReturnPct, 'f', -1, 64), t.ExitReason}
+	b = append(b, '\n')
+	for i := range r.Trades {
+		t := &r.Trades[i]
+		for _, f := range [...]string{t.Symbol, t.EntryTime, t.ExitTime, t.Qty, t.EntryPrice, t.ExitPrice, t.Fees, t.PnL} {
+			b = appendCSVField(b, f)
+			b = append(b, ',')
+		}
+		// A float's text (digits, a sign, a point, NaN or Inf) is never
+		// quoted.
+		b = strconv.AppendFloat(b, t.ReturnPct, 'f', -1, 64)
+		b = append(b, ',')
+		b = appendCSVField(b, t.ExitReason)
 		if several {
-			row = append(row, t.Instance)
+			b = append(b, ',')
+			b = appendCSVField(b, t.Instance)
 		}
-		if err := cw.Write(row); err != nil {
-			return err
+		b = append(b, '\n')
+		if len(b) >= block {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	_, err := w.Write(b)
+	return err
+}
+
+// appendCSVField appends f as a field as encoding/csv's Writer writes it
+// (comma-separated, "\n" line ends): quoted when it holds a comma, a
+// quote, a carriage return or a line feed, begins with a space
+// (unicode.IsSpace) or is \., its quotes doubled.
+func appendCSVField(b []byte, f string) []byte {
+	if !csvNeedsQuotes(f) {
+		return append(b, f...)
+	}
+	b = append(b, '"')
+	for {
+		i := strings.IndexByte(f, '"')
+		if i < 0 {
+			break
+		}
+		b = append(b, f[:i+1]...)
+		b = append(b, '"')
+		f = f[i+1:]
+	}
+	b = append(b, f...)
+	return append(b, '"')
+}
+
+// csvNeedsQuotes is encoding/csv's fieldNeedsQuotes for a comma. The
+// bytes it looks for (a comma, a quote, \r, \n and ASCII spaces) are all
+// below '-', and the other spaces begin with a byte above 0x7f: a field
+// of bytes from '-' on that begins with an ASCII byte and is not \. (a
+// trade's times and decimals, a symbol) is looked at no further.
+func csvNeedsQuotes(f string) bool {
+	if f == "" {
+		return false
+	}
+	if f == `\.` {
+		return true
+	}
+	if f[0] < utf8.RuneSelf && bytesFrom(f, '-') {
+		return false
+	}
+	for i := 0; i < len(f); i++ {
+		switch f[i] {
+		case ',', '"', '\r', '\n':
+			return true
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(f)
+	return unicode.IsSpace(r)
+}
+
+// bytesFrom says whether every byte of f is c or more (c at most 0x80),
+// eight bytes at a time: a byte below c borrows in the subtraction of c
+// from each, which sets its top bit where the byte's own is clear (a
+// borrow carried on to the bytes above only follows such a byte).
+func bytesFrom(f string, c byte) bool {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(f); i += 8 {
+		x := uint64(f[i]) | uint64(f[i+1])<<8 | uint64(f[i+2])<<16 | uint64(f[i+3])<<24 |
+			uint64(f[i+4])<<32 | uint64(f[i+5])<<40 | uint64(f[i+6])<<48 | uint64(f[i+7])<<56
+		if (x-ones*uint64(c))&^x&tops != 0 {
+			return false
+		}
+	}
+	for ; i < len(f); i++ {
+		if f[i] < c {
+			return false
+		}
+	}
+	return true
 }

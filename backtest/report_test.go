@@ -1,6 +1,9 @@
 package backtest
 
 import (
+	"bytes"
+	"encoding/csv"
+	"io"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -169,4 +172,84 @@ func FuzzRound(f *testing.F) {
 			t.Fatalf("round(%v (%#x), 6) = %v, want %v", v, fb, got, want)
 		}
 	})
+}
+
+// tradesCSVReference is how WriteTradesCSV wrote before it appended rows
+// itself: encoding/csv, a field slice per row.
+func tradesCSVReference(w io.Writer, r Report) error {
+	cw := csv.NewWriter(w)
+	several := len(r.Instances) > 1
+	head := []string{"symbol", "entry_time", "exit_time", "qty", "entry_price", "exit_price", "fees", "pnl", "return_pct", "exit_reason"}
+	if several {
+		head = append(head, "instance")
+	}
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	for _, t := range r.Trades {
+		row := []string{t.Symbol, t.EntryTime, t.ExitTime, t.Qty, t.EntryPrice, t.ExitPrice, t.Fees, t.PnL,
+			strconv.FormatFloat(t.ReturnPct, 'f', -1, 64), t.ExitReason}
+		if several {
+			row = append(row, t.Instance)
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteTradesCSV writes what encoding/csv wrote: a generated run's rows
+// (past a block of bytes), then fields of random pieces that need quoting
+// or not (commas, quotes, carriage returns, line feeds, leading spaces of
+// every kind, backslashes and points, non-ASCII and invalid UTF-8, empty
+// fields) with one instance and several, special floats and no trades.
+func TestWriteTradesCSVAsCSV(t *testing.T) {
+	t.Parallel()
+	check := func(r Report) {
+		t.Helper()
+		var got, want bytes.Buffer
+		require.NoError(t, r.WriteTradesCSV(&got))
+		require.NoError(t, tradesCSVReference(&want, r))
+		require.Equal(t, want.String(), got.String())
+	}
+	s, res := benchTrades(3000)
+	rep := NewReport("csv", s, res)
+	check(rep)
+	pieces := []string{"", "a", "ETHBTC", "2020-01-01T00:00:00Z", "-0.05", ",", "\"", "\"\"", "\r", "\n", "\r\n", " ", "\t", "\v", "\f",
+		"\u0085", "\u00a0", "\u2028", "\u3000", "é", "€", "\\", ".", "\\.", "\xff", "\xc2", "x y", "#"}
+	rng := rand.New(rand.NewPCG(9, 10))
+	field := func() string {
+		f := ""
+		for range rng.IntN(4) {
+			f += pieces[rng.IntN(len(pieces))]
+		}
+		return f
+	}
+	rows := make([]TradeRow, 5000)
+	floats := []float64{0, math.Copysign(0, -1), 1.5, -2.25e-9, 1e21, 123456789.125, math.NaN(), math.Inf(1), math.Inf(-1)}
+	for i := range rows {
+		rows[i] = TradeRow{Instance: field(), Symbol: field(), EntryTime: field(), ExitTime: field(), Qty: field(),
+			EntryPrice: field(), ExitPrice: field(), Fees: field(), PnL: field(), ExitReason: field(),
+			ReturnPct: floats[rng.IntN(len(floats))]}
+	}
+	rows = append(rows, TradeRow{Symbol: `\.`, ExitReason: `\.`, Instance: `\.`}, TradeRow{Symbol: `\..`, Qty: " ", Fees: "\t1"})
+	for _, instances := range [][]strategy.Config{{{ID: "a"}}, {{ID: "a"}, {ID: "b"}}} {
+		for _, trades := range [][]TradeRow{rows, nil} {
+			check(Report{Instances: instances, Trades: trades})
+		}
+	}
+}
+
+// A failing writer's error is WriteTradesCSV's.
+func TestWriteTradesCSVFails(t *testing.T) {
+	t.Parallel()
+	s, res := benchTrades(3000) // about 300 KB: several blocks
+	rep := NewReport("csv", s, res)
+	for _, n := range []int{0, 1, 3} {
+		if err := rep.WriteTradesCSV(&failAfter{n: n}); err == nil || err.Error() != "disk full" {
+			t.Errorf("failing after %d writes: %v", n, err)
+		}
+	}
 }
