@@ -359,25 +359,3 @@ func csvNeedsQuotes(f string) bool {
 	r, _ := utf8.DecodeRuneInString(f)
 	return unicode.IsSpace(r)
 }
-
-// bytesFrom says whether every byte of f is c or more (c at most 0x80),
-// eight bytes at a time: a byte below c borrows in the subtraction of c
-// from each, which sets its top bit where the byte's own is clear (a
-// borrow carried on to the bytes above only follows such a byte).
-func bytesFrom(f string, c byte) bool {
-	const ones, tops = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(f); i += 8 {
-		x := uint64(f[i]) | uint64(f[i+1])<<8 | uint64(f[i+2])<<16 | uint64(f[i+3])<<24 |
-			uint64(f[i+4])<<32 | uint64(f[i+5])<<40 | uint64(f[i+6])<<48 | uint64(f[i+7])<<56
-		if (x-ones*uint64(c))&^x&tops != 0 {
-			return false
-		}
-	}
-	for ; i < len(f); i++ {
-		if f[i] < c {
-			return false
-		}
-	}
-	return true
-}
