@@ -380,9 +380,10 @@ func writeFile(path string, write func(io.Writer) error) error {
 	return replaceFile(tmp.Name(), path)
 }
 
-// fileBlock is the size of the writes writeFile makes, each but the last
-// a whole block at a multiple of it in the file. Linux's page cache keeps
-// a file written so in large folios (ext4 since Linux 6.16), which are
+// fileBlock is the size of the buffer writeFile writes a report through:
+// pieces of up to a block (every report writer's) reach the file in whole
+// blocks, each at a multiple of fileBlock, but the last. Linux's page
+// cache keeps a file written so in large folios (ext4 since Linux 6.16), which are
 // faster to fill and to free than the pages of writes at any offset: a
 // million-bar run's 47 MB equity.csv, which its writer hands over some 48
 // KB at a time, took 16 ms to write and 4 to 6 ms to unlink (the next run
