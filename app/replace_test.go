@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -63,5 +64,39 @@ func TestWriteFileReplaces(t *testing.T) {
 	check("over a folder", "third\n")
 	if names, _ := os.ReadDir(filepath.Join(dir, "folder")); len(names) != 0 {
 		t.Fatalf("the folder holds %v", names)
+	}
+}
+
+// writeFile writes a report longer than its blocks whole, whatever the
+// pieces it is handed: pieces of odd sizes and one longer than a block.
+func TestWriteFileBlocks(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "equity.csv")
+	want := make([]byte, 5*fileBlock/2+7)
+	for i := range want {
+		want[i] = byte('a' + i%26)
+	}
+	err := writeFile(path, func(w io.Writer) error {
+		rest := want
+		for _, n := range []int{1, 48_001, fileBlock + 3, 777} {
+			if _, err := w.Write(rest[:n]); err != nil {
+				return err
+			}
+			rest = rest[n:]
+		}
+		for len(rest) > 0 {
+			n := min(len(rest), 48_001)
+			if _, err := w.Write(rest[:n]); err != nil {
+				return err
+			}
+			rest = rest[n:]
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("%s holds %d bytes (%v), want the %d written", path, len(got), err, len(want))
 	}
 }

@@ -222,10 +222,11 @@ const (
 	rowMax   = stampLen + 1 + textMax + 1 + textMax + 1 + 8
 )
 
-// stamper formats a millisecond time as stamp does (RFC 3339, UTC, whole
-// seconds), the date only when the day changes: into text, or for a year
-// that is not four digits (before year 0, after 9999) with the date in
-// long and the time in text[11:].
+// stamper formats a time as stamp does (RFC 3339, UTC, whole seconds),
+// the date only when the day changes: into text, or for a year that is
+// not four digits (before year 0, after 9999) with the date in long and
+// the time in text[11:]. Its times are milliseconds since 1970 (set) or
+// times (appendTime).
 type stamper struct {
 	day    int64
 	dated  bool
@@ -234,16 +235,20 @@ type stamper struct {
 	long   []byte
 }
 
+// set sets the stamp of the millisecond ms (of its second, as time.Format
+// writes it).
 func (s *stamper) set(ms int64) {
 	sec := floorDiv(ms, 1000)
 	day := floorDiv(sec, 86400)
 	sod := sec - day*86400
 	if !s.dated || day != s.day {
 		s.day, s.dated = day, true
-		date := time.Unix(day*86400, 0).UTC().AppendFormat(s.long[:0], "2006-01-02T")
-		s.long = nil
-		if len(date) != 11 {
-			s.long = date
+		var buf [16]byte
+		date := time.Unix(day*86400, 0).UTC().AppendFormat(buf[:0], "2006-01-02T")
+		if len(date) == 11 {
+			s.long = nil
+		} else {
+			s.long = append(s.long[:0], date...)
 		}
 		copy(s.text[:11], date)
 		s.text[13], s.text[16], s.text[19] = ':', ':', 'Z'
@@ -254,6 +259,24 @@ func (s *stamper) set(ms int64) {
 	put2(s.text[11:13], sod/3600)
 	put2(s.text[14:16], sod/60%60)
 	put2(s.text[17:19], sod%60)
+}
+
+// The seconds of the first and the last second of years 0 to 9999, the
+// times appendTime formats itself.
+const (
+	stampFirst = -62167219200
+	stampLast  = 253402300799
+)
+
+// appendTime appends stamp(t): through the stamper for a time of years
+// 0 to 9999, else by time.Format.
+func (s *stamper) appendTime(b []byte, t time.Time) []byte {
+	sec := t.Unix()
+	if sec < stampFirst || sec > stampLast {
+		return t.UTC().AppendFormat(b, time.RFC3339)
+	}
+	s.set(sec * 1000)
+	return append(b, s.text[:]...)
 }
 
 // append appends the stamp.

@@ -1,7 +1,6 @@
 package backtest
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"runtime"
@@ -11,7 +10,12 @@ import (
 	"sync"
 	"text/tabwriter"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/strategy"
 )
 
@@ -80,27 +84,16 @@ func NewReport(title string, s Spec, res *Result) Report {
 		r.Final[a] = v.String()
 	}
 	several := len(s.Instances) > 1
-	rows := func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			t := &res.Trades[i]
-			var in string
-			if several {
-				in = t.Instance
-			}
-			r.Trades[i] = TradeRow{Instance: in, Symbol: t.Symbol, EntryTime: stamp(t.EntryTime), ExitTime: stamp(t.ExitTime),
-				Qty: decimalString(t.Qty), EntryPrice: decimalString(t.EntryPrice), ExitPrice: decimalString(t.ExitPrice),
-				Fees: decimalString(t.Fees), PnL: decimalString(t.PnL), ReturnPct: round(t.ReturnPct, 6), ExitReason: t.ExitReason}
-		}
-	}
-	// Formatting a trade takes about a microsecond: a long run's are
-	// split across the cores, each row written by one of them.
+	// Formatting a trade takes a few tenths of a microsecond
+	// (BenchmarkNewReport): a long run's are split across the cores,
+	// each row written by one of them.
 	n := len(res.Trades)
 	workers := min(runtime.GOMAXPROCS(0), n/reportChunk)
 	var wg sync.WaitGroup
 	for w := 1; w < workers; w++ {
-		wg.Go(func() { rows(w*n/workers, (w+1)*n/workers) })
+		wg.Go(func() { formatTrades(r.Trades, res.Trades, w*n/workers, (w+1)*n/workers, several) })
 	}
-	rows(0, n/max(workers, 1))
+	formatTrades(r.Trades, res.Trades, 0, n/max(workers, 1), several)
 	wg.Wait()
 	for _, l := range res.Locks {
 		r.Locks = append(r.Locks, LockRow{Instance: l.Instance, Symbol: l.Symbol, Reason: l.Reason, From: stamp(l.From), Until: stamp(l.Until)})
@@ -114,11 +107,88 @@ func NewReport(title string, s Spec, res *Result) Report {
 // reportChunk is the fewest trades NewReport hands a core of its own.
 const reportChunk = 2048
 
+// formatTrades sets rows[lo:hi] to the rows of trades[lo:hi], their
+// instances when several. The texts of up to rowBlock rows (two stamps and
+// five decimals each) are appended into one buffer and cut from one
+// string made of it: one allocation where each text took one or two.
+func formatTrades(rows []TradeRow, trades []Trade, lo, hi int, several bool) {
+	const texts = 7 // a row's
+	var st stamper
+	b := make([]byte, 0, rowBlock*128)
+	ends := make([]int, 0, rowBlock*texts)
+	for ; lo < hi; lo += rowBlock {
+		end := min(lo+rowBlock, hi)
+		b, ends = b[:0], ends[:0]
+		for i := lo; i < end; i++ {
+			t := &trades[i]
+			b = st.appendTime(b, t.EntryTime)
+			ends = append(ends, len(b))
+			b = st.appendTime(b, t.ExitTime)
+			ends = append(ends, len(b))
+			for _, d := range [...]*decimal.Decimal{&t.Qty, &t.EntryPrice, &t.ExitPrice, &t.Fees, &t.PnL} {
+				b = appendDecimal(b, *d)
+				ends = append(ends, len(b))
+			}
+		}
+		text, from := string(b), 0
+		for i := lo; i < end; i++ {
+			var f [texts]string
+			for j := range f {
+				to := ends[(i-lo)*texts+j]
+				f[j], from = text[from:to], to
+			}
+			t := &trades[i]
+			var in string
+			if several {
+				in = t.Instance
+			}
+			rows[i] = TradeRow{Instance: in, Symbol: t.Symbol, EntryTime: f[0], ExitTime: f[1], Qty: f[2], EntryPrice: f[3],
+				ExitPrice: f[4], Fees: f[5], PnL: f[6], ReturnPct: round(t.ReturnPct, 6), ExitReason: t.ExitReason}
+		}
+	}
+}
+
+// rowBlock is the most rows formatTrades cuts from one string (about 12 KB).
+const rowBlock = 128
+
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
+// round is v to places decimals as its text of that many decimals reads
+// back: the float64 nearest the decimal strconv.FormatFloat(v, 'f',
+// places, 64) writes. That text, by appendFixed for places up to 8, is an
+// integer q of its digits over 10^places; with at most 15 digits both are
+// exact float64s and their quotient, rounded to the nearest as
+// ParseFloat rounds, is the same float64. Longer texts, and NaN and the
+// infinities, are parsed.
 func round(v float64, places int) float64 {
-	s := strconv.FormatFloat(v, 'f', places, 64)
-	r, _ := strconv.ParseFloat(s, 64)
+	var buf [32]byte
+	t := appendFixed(buf[:0], v, places)
+	if places >= 0 && places <= 8 {
+		digits, neg := t, len(t) > 0 && t[0] == '-'
+		if neg {
+			digits = t[1:]
+		}
+		var q uint64
+		n := 0
+		for _, c := range digits {
+			if c == '.' {
+				continue
+			}
+			if c < '0' || c > '9' || n == 15 {
+				n = -1
+				break
+			}
+			q, n = q*10+uint64(c-'0'), n+1
+		}
+		if n > 0 {
+			r := float64(q) / float64(exchange.Pow10(places))
+			if neg {
+				r = -r
+			}
+			return r
+		}
+	}
+	r, _ := strconv.ParseFloat(string(t), 64)
 	return r
 }
 
@@ -203,26 +273,90 @@ func sortedKeys(m map[string]int) []string {
 
 // WriteTradesCSV writes the round trips, one per row; a run of several
 // instances gets a last column, instance, naming whose trade each is.
+//
+// The rows are appended into a block of bytes written whole, each field
+// quoted as encoding/csv quotes it (appendCSVField), without a slice of
+// fields per row: the bytes are those encoding/csv wrote
+// (TestWriteTradesCSVAsCSV).
 func (r Report) WriteTradesCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	const block = 64 << 10
+	b := make([]byte, 0, block+1024)
+	b = append(b, "symbol,entry_time,exit_time,qty,entry_price,exit_price,fees,pnl,return_pct,exit_reason"...)
 	several := len(r.Instances) > 1
-	head := []string{"symbol", "entry_time", "exit_time", "qty", "entry_price", "exit_price", "fees", "pnl", "return_pct", "exit_reason"}
 	if several {
-		head = append(head, "instance")
+		b = append(b, ",instance"...)
 	}
-	if err := cw.Write(head); err != nil {
-		return err
-	}
-	for _, t := range r.Trades {
-		row := []string{t.Symbol, t.EntryTime, t.ExitTime, t.Qty, t.EntryPrice, t.ExitPrice, t.Fees, t.PnL,
-			strconv.FormatFloat(t.ReturnPct, 'f', -1, 64), t.ExitReason}
+	b = append(b, '\n')
+	for i := range r.Trades {
+		t := &r.Trades[i]
+		for _, f := range [...]string{t.Symbol, t.EntryTime, t.ExitTime, t.Qty, t.EntryPrice, t.ExitPrice, t.Fees, t.PnL} {
+			b = appendCSVField(b, f)
+			b = append(b, ',')
+		}
+		// A float's text (digits, a sign, a point, NaN or Inf) is never
+		// quoted.
+		b = strconv.AppendFloat(b, t.ReturnPct, 'f', -1, 64)
+		b = append(b, ',')
+		b = appendCSVField(b, t.ExitReason)
 		if several {
-			row = append(row, t.Instance)
+			b = append(b, ',')
+			b = appendCSVField(b, t.Instance)
 		}
-		if err := cw.Write(row); err != nil {
-			return err
+		b = append(b, '\n')
+		if len(b) >= block {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	_, err := w.Write(b)
+	return err
+}
+
+// appendCSVField appends f as a field as encoding/csv's Writer writes it
+// (comma-separated, "\n" line ends): quoted when it holds a comma, a
+// quote, a carriage return or a line feed, begins with a space
+// (unicode.IsSpace) or is \., its quotes doubled.
+func appendCSVField(b []byte, f string) []byte {
+	if !csvNeedsQuotes(f) {
+		return append(b, f...)
+	}
+	b = append(b, '"')
+	for {
+		i := strings.IndexByte(f, '"')
+		if i < 0 {
+			break
+		}
+		b = append(b, f[:i+1]...)
+		b = append(b, '"')
+		f = f[i+1:]
+	}
+	b = append(b, f...)
+	return append(b, '"')
+}
+
+// csvNeedsQuotes is encoding/csv's fieldNeedsQuotes for a comma. The
+// bytes it looks for (a comma, a quote, \r, \n and ASCII spaces) are all
+// below '-', and the other spaces begin with a byte above 0x7f: a field
+// of bytes from '-' on that begins with an ASCII byte and is not \. (a
+// trade's times and decimals, a symbol) is looked at no further.
+func csvNeedsQuotes(f string) bool {
+	if f == "" {
+		return false
+	}
+	if f == `\.` {
+		return true
+	}
+	if f[0] < utf8.RuneSelf && bytesFrom(f, '-') {
+		return false
+	}
+	for i := 0; i < len(f); i++ {
+		switch f[i] {
+		case ',', '"', '\r', '\n':
+			return true
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(f)
+	return unicode.IsSpace(r)
 }

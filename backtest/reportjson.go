@@ -92,14 +92,12 @@ func appendJSONField(b []byte, key, v string) []byte {
 }
 
 // appendJSONString appends s quoted as encoding/json quotes it (HTML
-// characters escaped): by hand when nothing in it needs escaping, else by
-// the encoder.
+// characters escaped): by hand when nothing in it needs escaping
+// (jsonPlain), else by the encoder.
 func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
-		}
+	if !jsonPlain(s) {
+		q, _ := json.Marshal(s) // a string always encodes
+		return append(b, q...)
 	}
 	b = append(b, '"')
 	b = append(b, s...)
