@@ -92,6 +92,18 @@ func TestRunMemory(t *testing.T) {
 	ReportMemory() // no limit set: none added
 	require.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
 
+	// A live heap past 256 MiB: the ratio alone (100 below 1 GiB), no
+	// limit, and restore leaves the limit as it was.
+	big := make([]byte, 300<<20)
+	limit, restore = RunMemory(0)
+	require.Zero(t, limit)
+	require.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
+	require.Equal(t, 100, debug.SetGCPercent(50)) // changed here, restored below
+	restore()
+	require.Equal(t, 100, debug.SetGCPercent(100))
+	require.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
+	runtime.KeepAlive(big)
+
 	t.Setenv("GOMEMLIMIT", "1GiB")
 	limit, restore = RunMemory(mapped)
 	require.Zero(t, limit)
