@@ -69,9 +69,9 @@ func runGCPercent(live int64) int {
 //     page that grows with the memory touched on some virtual machines.
 //     BenchmarkSMACrossDistinct over fifty million bars, on the 2-core
 //     development machine: at the default ratio 3.2 M bars/s, 103 ns a bar
-//     in the kernel and a peak of 141 bytes a bar; at 43, 4.1 M bars/s
-//     (the rate of ten million bars), 22 ns in the kernel and 113 bytes a
-//     bar (with a limit of twice the bars as well, 3.7 M bars/s).
+//     in the kernel and a peak of 141 bytes a bar; at 43, 3.5-4.3 M bars/s,
+//     22-83 ns in the kernel (what a fresh page costs there varies from one
+//     process to the next) and 104-125 bytes a bar.
 //
 // Bars outside the heap leave a live heap of a few megabytes at the call,
 // and the ratio then collects at 4, 8, 16, 24, 36 and 50 MB: six
