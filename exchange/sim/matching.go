@@ -132,6 +132,14 @@ func (x *Exchange) trimHistory(a *account) {
 	kept := a.history[:0]
 	for _, o := range a.history {
 		if o.final() && o.upd.Before(cut) {
+			// Nothing else holds a final order but an event of it not
+			// yet drained (the book, the open map and the trades of the
+			// call in progress hold open or current ones): with none
+			// queued, its record serves a new order (nextOrder).
+			if len(a.events) == 0 {
+				*o = order{}
+				x.forgot = append(x.forgot, o)
+			}
 			continue
 		}
 		kept = append(kept, o)
@@ -173,11 +181,14 @@ func (x *Exchange) dropTrades(a *account, n int) {
 // size class; 64 would take the next class, 18 KiB (TestOrderSlabFits).
 const orderSlab = 63
 
-// nextOrder returns the next zeroed order record of the current block.
-// It stays the next until taken (takeOrder, when the order is booked): a
-// refused order or a test order zeroes it again and leaves it to the next
-// order.
+// nextOrder returns the next zeroed order record: the last one forgot
+// holds, else the next of the current block. It stays the next until
+// taken (takeOrder, when the order is booked): a refused order or a test
+// order zeroes it again and leaves it to the next order.
 func (x *Exchange) nextOrder() *order {
+	if n := len(x.forgot); n > 0 {
+		return x.forgot[n-1]
+	}
 	if len(x.slab) == 0 {
 		x.slabSize = min(orderSlab, max(8, 2*x.slabSize))
 		x.slab = make([]order, x.slabSize)
@@ -185,9 +196,16 @@ func (x *Exchange) nextOrder() *order {
 	return &x.slab[0]
 }
 
-// takeOrder takes the record nextOrder returned from the block; nothing
-// asks for a record in between.
-func (x *Exchange) takeOrder() { x.slab = x.slab[1:] }
+// takeOrder takes the record nextOrder returned; nothing asks for a
+// record in between.
+func (x *Exchange) takeOrder() {
+	if n := len(x.forgot); n > 0 {
+		x.forgot[n-1] = nil
+		x.forgot = x.forgot[:n-1]
+		return
+	}
+	x.slab = x.slab[1:]
+}
 
 // book assigns ids, locks funds and records the order.
 func (x *Exchange) book(a *account, o *order) {

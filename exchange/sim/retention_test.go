@@ -143,3 +143,73 @@ func TestHistoryRetention(t *testing.T) {
 	require.Len(t, a.history, historyTrimMin+1) // the open order and the new ones
 	require.Len(t, a.trades, historyTrimMin)
 }
+
+// A final order an account forgot serves a new order's record, unless an
+// event of it is still queued: the events drained late still read the
+// forgotten orders as they were, the forgotten are unknown to queries,
+// and the orders placed in recycled records read as placed.
+func TestForgottenOrdersServeNewOnes(t *testing.T) {
+	t.Parallel()
+	x, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols(), MarketFill: Immediate, HistoryRetention: time.Hour})
+	require.NoError(t, err)
+	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000")))
+	require.NoError(t, x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(10_000_000)))
+	p, ctx := x.Master(), t.Context()
+	market := exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeMarket,
+		Quantity: decimal.RequireFromString("0.01")}
+	forgot := func() int {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		return len(x.forgot)
+	}
+	place := func(n int, drain bool) []exchange.OrderAck {
+		acks := make([]exchange.OrderAck, n)
+		for i := range acks {
+			acks[i], err = p.PlaceOrder(ctx, market)
+			require.NoError(t, err)
+			if drain {
+				p.DrainEvents(nil)
+			}
+		}
+		return acks
+	}
+	// Orders whose events stay queued through the trim two hours later.
+	first := place(10, false)
+	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(120, "20000", "20000", "20000", "20000")))
+	place(historyTrimMin-10, false)
+	require.Zero(t, forgot(), "records recycled with their events queued")
+	events := p.DrainEvents(nil)
+	require.Len(t, events, historyTrimMin)
+	for i, ack := range first {
+		require.Equal(t, ack.OrderID, events[i].Order.OrderID)
+		require.Equal(t, exchange.StatusFilled, events[i].Order.Status)
+		require.Equal(t, "0.01", events[i].Order.ExecutedQty.String())
+	}
+	// Two hours on, events drained as they come: the trim frees the
+	// records of the orders of the first two hours that it forgets.
+	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(240, "20000", "20000", "20000", "20000")))
+	second := place(historyTrimMin, true)
+	freed := forgot()
+	// The trim came at the 1,014th order, when the history had doubled
+	// to 2,028: it freed the 1,014 records of the orders placed at two
+	// hours (the first ten were forgotten with their events queued), and
+	// the last ten orders took ten of them.
+	require.Equal(t, historyTrimMin-20, freed)
+	x.mu.Lock()
+	slab := len(x.slab)
+	x.mu.Unlock()
+	third := place(freed, true)
+	require.Zero(t, forgot())
+	x.mu.Lock()
+	require.Equal(t, slab, len(x.slab), "new blocks taken while recycled records were left")
+	x.mu.Unlock()
+	_, err = p.QueryOrder(ctx, exchange.QueryOrderRequest{Symbol: "BTCUSDT", OrderID: first[0].OrderID})
+	require.True(t, exchange.HasCode(err, exchange.CodeUnknownOrder), "a forgotten order: %v", err)
+	for _, ack := range []exchange.OrderAck{second[0], third[0], third[len(third)-1]} {
+		got, err := p.QueryOrder(ctx, exchange.QueryOrderRequest{Symbol: "BTCUSDT", OrderID: ack.OrderID})
+		require.NoError(t, err)
+		require.Equal(t, ack.OrderID, got.OrderID)
+		require.Equal(t, exchange.StatusFilled, got.Status)
+		require.Equal(t, "0.01", got.ExecutedQty.String())
+	}
+}

@@ -129,8 +129,12 @@ type Exchange struct {
 	tradeSeq int64
 	// slab is where new order records come from: orders live as long as
 	// the exchange, so they are allocated in blocks, not one by one.
+	// forgot holds records of final orders an account forgot
+	// (trimHistory) that nothing refers to any more: new orders take
+	// those first.
 	slab       []order
-	slabSize   int     // the size of the last block
+	slabSize   int // the size of the last block
+	forgot     []*order
 	lastMarket *market // see market
 	// queued counts the order events of all accounts not yet drained, so
 	// a caller can skip draining (and the lock) when there are none.
