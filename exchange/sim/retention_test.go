@@ -101,20 +101,28 @@ func fundedPort(t *testing.T, o Options) (*Port, context.Context) {
 	return x.Master(), t.Context()
 }
 
+// hourHistory is an exchange that fills market orders at once and keeps
+// an hour of final orders, with the test symbols, BTCUSDT at 20000 and
+// usdt USDT credited; its master's port, and a market buy of 0.01 BTC.
+func hourHistory(t *testing.T, usdt int64) (*Exchange, *Port, context.Context, exchange.NewOrder) {
+	t.Helper()
+	x, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols(), MarketFill: Immediate, HistoryRetention: time.Hour})
+	require.NoError(t, err)
+	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000")))
+	require.NoError(t, x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(usdt)))
+	market := exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeMarket,
+		Quantity: decimal.RequireFromString("0.01")}
+	return x, x.Master(), t.Context(), market
+}
+
 // With HistoryRetention, final orders and trades older than it are
 // forgotten once the history has grown enough to trim; open orders and
 // recent ones stay.
 func TestHistoryRetention(t *testing.T) {
 	t.Parallel()
-	x, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols(), MarketFill: Immediate, HistoryRetention: time.Hour})
-	require.NoError(t, err)
-	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000")))
-	require.NoError(t, x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(1_000_000)))
-	p, ctx := x.Master(), t.Context()
+	x, p, ctx, market := hourHistory(t, 1_000_000)
 	limit := exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeLimit,
 		Quantity: decimal.RequireFromString("0.01"), Price: decimal.NewFromInt(19000)}
-	market := exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeMarket,
-		Quantity: decimal.RequireFromString("0.01")}
 	open, err := p.PlaceOrder(ctx, limit) // stays open throughout
 	require.NoError(t, err)
 	old, err := p.PlaceOrder(ctx, market) // filled at once, then ages
@@ -150,13 +158,8 @@ func TestHistoryRetention(t *testing.T) {
 // and the orders placed in recycled records read as placed.
 func TestForgottenOrdersServeNewOnes(t *testing.T) {
 	t.Parallel()
-	x, err := New(Options{Start: exchangetest.T0, Symbols: exchangetest.Symbols(), MarketFill: Immediate, HistoryRetention: time.Hour})
-	require.NoError(t, err)
-	require.NoError(t, x.FeedKline("BTCUSDT", exchange.Interval1m, exchangetest.Bar(0, "20000", "20000", "20000", "20000")))
-	require.NoError(t, x.Credit(x.MasterUID(), "USDT", decimal.NewFromInt(10_000_000)))
-	p, ctx := x.Master(), t.Context()
-	market := exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeMarket,
-		Quantity: decimal.RequireFromString("0.01")}
+	x, p, ctx, market := hourHistory(t, 10_000_000)
+	var err error
 	forgot := func() int {
 		x.mu.Lock()
 		defer x.mu.Unlock()
