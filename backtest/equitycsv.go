@@ -339,48 +339,11 @@ func (l *lastFloat) append(b []byte) []byte {
 // to even as strconv rounds the exact value. Values of 1.8e11 and more,
 // and non-finite ones, go to strconv.
 func appendFixed(b []byte, v float64, prec int) []byte {
-	fb := math.Float64bits(v)
-	bexp := int(fb >> 52 & 0x7ff)
-	mant := fb & (1<<52 - 1)
-	if bexp == 0x7ff || prec < 0 || prec > 8 {
+	q, ok := fixedScaled(v, prec)
+	if !ok {
 		return strconv.AppendFloat(b, v, 'f', prec, 64)
 	}
-	e := -1074
-	if bexp != 0 {
-		mant |= 1 << 52
-		e = bexp - 1075
-	}
-	hi, lo := bits.Mul64(mant, exchange.Pow10(prec))
-	var q uint64
-	switch s := uint(-e); {
-	case e >= 0:
-		if e > 10 || hi != 0 || lo>>(63-uint(e)) != 0 {
-			return strconv.AppendFloat(b, v, 'f', prec, 64)
-		}
-		q = lo << uint(e)
-	case s < 64:
-		if hi>>s != 0 {
-			return strconv.AppendFloat(b, v, 'f', prec, 64)
-		}
-		q = hi<<(64-s) | lo>>s
-		rem, half := lo&(1<<s-1), uint64(1)<<(s-1)
-		if rem > half || rem == half && q&1 == 1 {
-			q++
-		}
-	case s < 128:
-		q = hi >> (s - 64)
-		// The remainder against half, in two words.
-		rhi, rlo := hi&(1<<(s-64)-1), lo
-		halfHi, halfLo := uint64(1)<<(s-65), uint64(0)
-		if s == 64 {
-			rhi, halfHi, halfLo = 0, 0, 1<<63
-		}
-		if rhi > halfHi || rhi == halfHi && (rlo > halfLo || rlo == halfLo && q&1 == 1) {
-			q++
-		}
-	default: // below 2^-74: rounds to zero
-	}
-	if fb>>63 != 0 {
+	if math.Signbit(v) {
 		b = append(b, '-')
 	}
 	var ip, f uint64
@@ -408,6 +371,55 @@ func appendFixed(b []byte, v float64, prec int) []byte {
 		b[n] = byte('0' + f)
 	}
 	return b
+}
+
+// fixedScaled is v·10^prec rounded half to even to an integer, as
+// strconv rounds the exact value when it writes v with prec decimals, of
+// v's magnitude (the sign is v's), and true; false where that is left to
+// strconv: prec outside 0 to 8, v not finite or of 1.8e11 and more.
+func fixedScaled(v float64, prec int) (uint64, bool) {
+	fb := math.Float64bits(v)
+	bexp := int(fb >> 52 & 0x7ff)
+	mant := fb & (1<<52 - 1)
+	if bexp == 0x7ff || prec < 0 || prec > 8 {
+		return 0, false
+	}
+	e := -1074
+	if bexp != 0 {
+		mant |= 1 << 52
+		e = bexp - 1075
+	}
+	hi, lo := bits.Mul64(mant, exchange.Pow10(prec))
+	var q uint64
+	switch s := uint(-e); {
+	case e >= 0:
+		if e > 10 || hi != 0 || lo>>(63-uint(e)) != 0 {
+			return 0, false
+		}
+		q = lo << uint(e)
+	case s < 64:
+		if hi>>s != 0 {
+			return 0, false
+		}
+		q = hi<<(64-s) | lo>>s
+		rem, half := lo&(1<<s-1), uint64(1)<<(s-1)
+		if rem > half || rem == half && q&1 == 1 {
+			q++
+		}
+	case s < 128:
+		q = hi >> (s - 64)
+		// The remainder against half, in two words.
+		rhi, rlo := hi&(1<<(s-64)-1), lo
+		halfHi, halfLo := uint64(1)<<(s-65), uint64(0)
+		if s == 64 {
+			rhi, halfHi, halfLo = 0, 0, 1<<63
+		}
+		if rhi > halfHi || rhi == halfHi && (rlo > halfLo || rlo == halfLo && q&1 == 1) {
+			q++
+		}
+	default: // below 2^-74: rounds to zero
+	}
+	return q, true
 }
 
 // digitPairs are 00 to 99.

@@ -3,6 +3,7 @@ package backtest
 import (
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"sort"
 	"strconv"
@@ -155,40 +156,20 @@ func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // round is v to places decimals as its text of that many decimals reads
 // back: the float64 nearest the decimal strconv.FormatFloat(v, 'f',
-// places, 64) writes. That text, by appendFixed for places up to 8, is an
-// integer q of its digits over 10^places; with at most 15 digits both are
-// exact float64s and their quotient, rounded to the nearest as
-// ParseFloat rounds, is the same float64. Longer texts, and NaN and the
-// infinities, are parsed.
+// places, 64) writes. That decimal is v·10^places rounded to an integer q
+// (fixedScaled, the digits appendFixed writes) over 10^places; with q
+// below 10^15 both are exact float64s and their quotient, rounded to the
+// nearest as ParseFloat rounds, is the same float64. Other values are
+// written and parsed.
 func round(v float64, places int) float64 {
-	var buf [32]byte
-	t := appendFixed(buf[:0], v, places)
-	if places >= 0 && places <= 8 {
-		digits, neg := t, len(t) > 0 && t[0] == '-'
-		if neg {
-			digits = t[1:]
+	if q, ok := fixedScaled(v, places); ok && q < 1e15 {
+		r := float64(q) / float64(exchange.Pow10(places))
+		if math.Signbit(v) {
+			r = -r
 		}
-		var q uint64
-		n := 0
-		for _, c := range digits {
-			if c == '.' {
-				continue
-			}
-			if c < '0' || c > '9' || n == 15 {
-				n = -1
-				break
-			}
-			q, n = q*10+uint64(c-'0'), n+1
-		}
-		if n > 0 {
-			r := float64(q) / float64(exchange.Pow10(places))
-			if neg {
-				r = -r
-			}
-			return r
-		}
+		return r
 	}
-	r, _ := strconv.ParseFloat(string(t), 64)
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', places, 64), 64)
 	return r
 }
 
