@@ -77,15 +77,13 @@ func TestWriteFileBlocks(t *testing.T) {
 		want[i] = byte('a' + i%26)
 	}
 	err := writeFile(path, func(w io.Writer) error {
-		rest := want
-		for _, n := range []int{1, 48_001, fileBlock + 3, 777} {
-			if _, err := w.Write(rest[:n]); err != nil {
-				return err
+		sizes := []int{1, 48_001, fileBlock + 3, 777} // then 48,001 at a time
+		for i, rest := 0, want; len(rest) > 0; i++ {
+			n := 48_001
+			if i < len(sizes) {
+				n = sizes[i]
 			}
-			rest = rest[n:]
-		}
-		for len(rest) > 0 {
-			n := min(len(rest), 48_001)
+			n = min(n, len(rest))
 			if _, err := w.Write(rest[:n]); err != nil {
 				return err
 			}

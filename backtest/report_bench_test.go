@@ -55,25 +55,19 @@ func BenchmarkNewReport(b *testing.B) {
 
 // BenchmarkWriteTradesCSV writes the trades.csv of 10,000 round trips to
 // io.Discard.
-func BenchmarkWriteTradesCSV(b *testing.B) {
-	s, res := benchTrades(10_000)
-	r := NewReport("bench", s, res)
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := r.WriteTradesCSV(io.Discard); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkWriteTradesCSV(b *testing.B) { benchWrite(b, Report.WriteTradesCSV) }
 
 // BenchmarkWriteJSON writes the report.json of 10,000 round trips to
 // io.Discard.
-func BenchmarkWriteJSON(b *testing.B) {
+func BenchmarkWriteJSON(b *testing.B) { benchWrite(b, Report.WriteJSON) }
+
+// benchWrite times write over the report of 10,000 round trips.
+func benchWrite(b *testing.B, write func(Report, io.Writer) error) {
 	s, res := benchTrades(10_000)
 	r := NewReport("bench", s, res)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := r.WriteJSON(io.Discard); err != nil {
+		if err := write(r, io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}
