@@ -299,14 +299,11 @@ const suspectSplit = 1 << 18
 // suspectIn is firstSuspect over bars lo to hi (hi when they all pass),
 // the bar before lo read as the one before.
 func suspectIn(iv exchange.Interval, t, open, high, low, close, volume []int64, lo, hi int) int {
-	n := hi
-	if n == 0 {
-		return 0
-	}
-	t, open, high, low, close, volume = t[:n], open[:n], high[:n], low[:n], close[:n], volume[:n]
+	// The bounds checks are made once, here.
+	t, open, high, low, close, volume = t[:hi], open[:hi], high[:hi], low[:hi], close[:hi], volume[:hi]
 	step := iv.Duration().Milliseconds() // 0 for months: every step checked
 	b := builder{s: Series{interval: iv}, ivMs: step, fixed: step > 0 && iv != exchange.Interval1W}
-	for i := lo; i < n; i++ {
+	for i := lo; i < hi; i++ {
 		ti := t[i]
 		if i == 0 || ti-t[i-1] != step || step == 0 {
 			if i > 0 {
@@ -321,7 +318,7 @@ func suspectIn(iv exchange.Interval, t, open, high, low, close, volume []int64, 
 			return i
 		}
 	}
-	return n
+	return hi
 }
 
 // checkBarsFrom applies NewSeries' rules bar by bar from bar k (the bars
