@@ -1,6 +1,8 @@
 package smacross
 
 import (
+	"cmp"
+
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
@@ -38,13 +40,7 @@ func (a free) dec() decimal.Decimal {
 // sign is the balance's sign.
 func (a free) sign() int {
 	if a.fixed {
-		switch {
-		case a.f.Coef > 0:
-			return 1
-		case a.f.Coef < 0:
-			return -1
-		}
-		return 0
+		return cmp.Compare(a.f.Coef, 0)
 	}
 	return a.d.Sign()
 }
