@@ -1,6 +1,7 @@
 package backtest
 
 import (
+	"encoding/binary"
 	"io"
 	"math"
 	"math/bits"
@@ -149,12 +150,23 @@ func (c *curveRows) heldAt(i int) bool {
 // then assembled in place in b's
 // spare capacity, each piece stored as a fixed-size array (a register
 // move or two, where appending a few bytes called the runtime's memmove,
-// a third of the time); a longer row is appended piece by piece.
+// a third of the time); a longer row is appended piece by piece. A row
+// whose value and exposure are the row before's (while no position is
+// held, and the whole rest of a run once the account can no longer
+// trade) is that row copied, with its own stamp: an equal value has an
+// equal drawdown, since the running peak moves only to a value above
+// the row before's.
 func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte, float64) {
 	var (
 		st     stamper
 		value  lastFloat
 		ddText lastFloat
+		// The row before, when it was assembled in place: where it
+		// starts in b (rep < 0 when it was not) and its length and
+		// exposure.
+		rep     = -1
+		repLen  int
+		repHeld bool
 	)
 	for _, r := range c.runs {
 		if r.from >= hi {
@@ -164,6 +176,20 @@ func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte,
 		at := r.at + int64(from-r.from)*r.step
 		for i := from; i < to; i++ {
 			v, dd := c.values[i], 0.0
+			held := c.heldAt(i)
+			st.set(at)
+			at += r.step
+			if rep >= 0 && math.Float64bits(v) == value.bits && held == repHeld && st.long == nil {
+				if cap(b)-len(b) < rowMax {
+					b = slices.Grow(b, 64<<10)
+				}
+				n := len(b)
+				row := b[n : n+repLen]
+				copy(row, b[rep:rep+repLen])
+				st.whole((*[stampLen]byte)(row))
+				b, rep = b[:n+repLen], n
+				continue
+			}
 			if v >= peak {
 				peak = v
 			} else {
@@ -171,15 +197,13 @@ func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte,
 			}
 			value.set(v, 8)
 			ddText.set(dd*100, 6)
-			held := c.heldAt(i)
-			st.set(at)
 			if st.long == nil && value.long == nil && ddText.long == nil {
 				if cap(b)-len(b) < rowMax {
 					b = slices.Grow(b, 64<<10)
 				}
 				n := len(b)
 				row := b[n : n+rowMax]
-				*(*[stampLen]byte)(row) = st.text
+				st.whole((*[stampLen]byte)(row))
 				k := stampLen
 				row[k] = ','
 				*(*[textMax]byte)(row[k+1:]) = value.text
@@ -196,6 +220,7 @@ func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte,
 					k += 7
 				}
 				b = b[:n+k]
+				rep, repLen, repHeld = n, k, held
 			} else {
 				b = st.append(b)
 				b = append(b, ',')
@@ -205,8 +230,8 @@ func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte,
 				b = append(b, ',')
 				b = strconv.AppendBool(b, held)
 				b = append(b, '\n')
+				rep = -1
 			}
-			at += r.step
 		}
 	}
 	return b, peak
@@ -223,14 +248,21 @@ const (
 )
 
 // stamper formats a time as stamp does (RFC 3339, UTC, whole seconds),
-// the date only when the day changes: into text, or for a year that is
-// not four digits (before year 0, after 9999) with the date in long and
-// the time in text[11:]. Its times are milliseconds since 1970 (set) or
-// times (appendTime).
+// the date only when the day changes: the date into text, or for a year
+// that is not four digits (before year 0, after 9999) into long, and the
+// time of day ("15:04:05") into clock, its eight bytes the first the
+// lowest. The time is built in a register and stored whole (whole) over
+// text's stale text[11:19]: written a byte at a time and read back at
+// once as a row's twenty bytes, it stalled the load that forwards
+// stores, a third of a flat row's time. Its times are milliseconds since
+// 1970 (set) or times (appendTime).
 type stamper struct {
 	day    int64
 	dated  bool
-	second int64 // the second of the day text holds
+	second int64 // the second of the day clock holds
+	minute int64 // its minute of the day
+	sec    int64 // and second of the minute
+	clock  uint64
 	text   [stampLen]byte
 	long   []byte
 }
@@ -251,15 +283,41 @@ func (s *stamper) set(ms int64) {
 			s.long = append(s.long[:0], date...)
 		}
 		copy(s.text[:11], date)
-		s.text[13], s.text[16], s.text[19] = ':', ':', 'Z'
+		s.text[19] = 'Z'
+		s.minute, s.sec = -2, -1 // neither the next minute nor a second
 	} else if sod == s.second {
 		return
 	}
 	s.second = sod
-	put2(s.text[11:13], sod/3600)
-	put2(s.text[14:16], sod/60%60)
-	put2(s.text[17:19], sod%60)
+	m := sod / 60
+	if m != s.minute {
+		// The next minute of the same hour (a series of minutes) adds
+		// one to the minutes' digits; any other is written out.
+		if mm := uint16(s.clock >> 24); m == s.minute+1 && mm != '5'|'9'<<8 {
+			if mm>>8 != '9' {
+				s.clock += 1 << 32
+			} else {
+				s.clock = s.clock + 1<<24 - 9<<32
+			}
+		} else {
+			s.clock = pair(m/60) | ':'<<16 | pair(m%60)<<24 | ':'<<40 | s.clock&(0xffff<<48)
+		}
+		s.minute = m
+	}
+	if sec := sod - m*60; sec != s.sec {
+		s.sec = sec
+		s.clock = s.clock&^(0xffff<<48) | pair(sec)<<48
+	}
 }
+
+// whole stores the stamp's twenty bytes (a year of four digits) at b.
+func (s *stamper) whole(b *[stampLen]byte) {
+	*b = s.text
+	binary.LittleEndian.PutUint64(b[11:], s.clock)
+}
+
+// pair is v, 0 to 99, as two digits, the first the lower byte.
+func pair(v int64) uint64 { return uint64(digitPairs[2*v]) | uint64(digitPairs[2*v+1])<<8 }
 
 // The seconds of the first and the last second of years 0 to 9999, the
 // times appendTime formats itself.
@@ -276,19 +334,20 @@ func (s *stamper) appendTime(b []byte, t time.Time) []byte {
 		return t.UTC().AppendFormat(b, time.RFC3339)
 	}
 	s.set(sec * 1000)
-	return append(b, s.text[:]...)
+	var text [stampLen]byte
+	s.whole(&text)
+	return append(b, text[:]...)
 }
 
 // append appends the stamp.
 func (s *stamper) append(b []byte) []byte {
+	var t [stampLen]byte
+	s.whole(&t)
 	if s.long != nil {
-		return append(append(b, s.long...), s.text[11:]...)
+		return append(append(b, s.long...), t[11:]...)
 	}
-	return append(b, s.text[:]...)
+	return append(b, t[:]...)
 }
-
-// put2 writes v, 0 to 99, as two digits.
-func put2(b []byte, v int64) { b[0], b[1] = byte('0'+v/10), byte('0'+v%10) }
 
 // floorDiv is a/b rounded toward minus infinity (b > 0), as time counts
 // seconds and days before 1970.

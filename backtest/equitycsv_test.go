@@ -49,6 +49,8 @@ func TestWriteEquityCSVAsCSV(t *testing.T) {
 		{"before 1970", -86_400_000*3 - 1, 3_599_999, 200, 0, 5},
 		{"new year", 1609459200000 - 5*3_600_000, 3_600_000, 20, 0, 100},
 		{"flat stretches", 1577836800000, 60_000, 3000, 0, -1},
+		{"flat stretches with gaps", 1577836800000, 60_000, 3000, 7, -1},
+		{"flat stretches of five-digit years", 253402300799000 - 10*86_400_000, 600_000, 3000, 0, -1},
 		{"huge values", 1577836800000, 60_000, 3000, 0, 1e24},
 		{"past 1.8e11", 1577836800000, 60_000, 3000, 0, 1.7e11},
 		{"years of five digits", 253402300799000 - 10*86_400_000, 3_600_000, 500, 0, 5},
@@ -114,36 +116,47 @@ func TestWriteEquityCSVAsCSV(t *testing.T) {
 	}
 }
 
-// BenchmarkWriteEquityCSV writes a million-point curve generated here (a
-// random walk, flat seven points in ten as while no position is held) to
+// BenchmarkWriteEquityCSV writes a million-point curve generated here to
 // io.Discard: on one goroutine and in blocks on two (goroutines=2 needs
-// GOMAXPROCS 2 or more to mean two cores; chosen here, not by -cpu).
+// GOMAXPROCS 2 or more to mean two cores; chosen here, not by -cpu). The
+// curve=walk curve is a random walk, flat seven points in ten as while no
+// position is held, exposed three in ten; curve=flat is one value
+// throughout, unexposed, as the rest of a run whose account can no
+// longer trade.
 func BenchmarkWriteEquityCSV(b *testing.B) {
 	const n = 1_000_000
 	rng := rand.New(rand.NewPCG(1, 2))
-	res := &Result{}
+	walk, flat := &Result{}, &Result{}
 	v := 10.0
 	for i := range n {
 		if rng.IntN(10) < 3 {
 			v *= 1 + (rng.Float64()-0.5)/100
 		}
-		res.Curve.Append(1577836800000+int64(i)*60_000, v)
-		res.Exposure.mark(i, rng.IntN(10) < 3)
+		at := 1577836800000 + int64(i)*60_000
+		walk.Curve.Append(at, v)
+		walk.Exposure.mark(i, rng.IntN(10) < 3)
+		flat.Curve.Append(at, 0.00020002)
+		flat.Exposure.mark(i, false)
 	}
-	for _, workers := range []int{1, 2} {
-		b.Run(fmt.Sprintf("goroutines=%d", workers), func(b *testing.B) {
-			var written int64
-			b.ReportAllocs()
-			for b.Loop() {
-				cw := &countWriter{}
-				if err := writeEquityCSV(cw, res, workers, equityBlock); err != nil {
-					b.Fatal(err)
+	for _, curve := range []struct {
+		name string
+		res  *Result
+	}{{"walk", walk}, {"flat", flat}} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("curve=%s/goroutines=%d", curve.name, workers), func(b *testing.B) {
+				var written int64
+				b.ReportAllocs()
+				for b.Loop() {
+					cw := &countWriter{}
+					if err := writeEquityCSV(cw, curve.res, workers, equityBlock); err != nil {
+						b.Fatal(err)
+					}
+					written = cw.n
 				}
-				written = cw.n
-			}
-			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-			b.ReportMetric(float64(written)/n, "B/row")
-		})
+				b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+				b.ReportMetric(float64(written)/n, "B/row")
+			})
+		}
 	}
 }
 
