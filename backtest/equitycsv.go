@@ -180,14 +180,28 @@ func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte,
 			st.set(at)
 			at += r.step
 			if rep >= 0 && math.Float64bits(v) == value.bits && held == repHeld && st.long == nil {
-				if cap(b)-len(b) < rowMax {
-					b = slices.Grow(b, 64<<10)
+				// The stretch of rows from i on that repeat the row
+				// before: its bytes, stamped row by row.
+				tmpl := *(*[rowMax]byte)(b[rep : rep+rowMax])
+				for {
+					if cap(b)-len(b) < rowMax {
+						b = slices.Grow(b, 64<<10)
+					}
+					n := len(b)
+					row := (*[rowMax]byte)(b[n : n+rowMax])
+					*row = tmpl
+					st.whole((*[stampLen]byte)(row[:stampLen]))
+					b = b[:n+repLen]
+					if i+1 >= to || math.Float64bits(c.values[i+1]) != value.bits || c.heldAt(i+1) != repHeld {
+						break
+					}
+					if st.set(at); st.long != nil {
+						break
+					}
+					i++
+					at += r.step
 				}
-				n := len(b)
-				row := b[n : n+repLen]
-				copy(row, b[rep:rep+repLen])
-				st.whole((*[stampLen]byte)(row))
-				b, rep = b[:n+repLen], n
+				rep = len(b) - repLen
 				continue
 			}
 			if v >= peak {
@@ -258,6 +272,7 @@ const (
 // 1970 (set) or times (appendTime).
 type stamper struct {
 	day    int64
+	dayMs  int64 // the day's first millisecond
 	dated  bool
 	second int64 // the second of the day clock holds
 	minute int64 // its minute of the day
@@ -270,23 +285,19 @@ type stamper struct {
 // set sets the stamp of the millisecond ms (of its second, as time.Format
 // writes it).
 func (s *stamper) set(ms int64) {
-	sec := floorDiv(ms, 1000)
-	day := floorDiv(sec, 86400)
-	sod := sec - day*86400
-	if !s.dated || day != s.day {
-		s.day, s.dated = day, true
-		var buf [16]byte
-		date := time.Unix(day*86400, 0).UTC().AppendFormat(buf[:0], "2006-01-02T")
-		if len(date) == 11 {
-			s.long = nil
-		} else {
-			s.long = append(s.long[:0], date...)
+	var sod int64
+	if off := uint64(ms - s.dayMs); s.dated && off < 86_400_000 {
+		// The day of the stamp before (rows go forward a step at a
+		// time): no division by days, none rounding down.
+		sod = int64(off / 1000)
+		if sod == s.second {
+			return
 		}
-		copy(s.text[:11], date)
-		s.text[19] = 'Z'
-		s.minute, s.sec = -2, -1 // neither the next minute nor a second
-	} else if sod == s.second {
-		return
+	} else {
+		sec := floorDiv(ms, 1000)
+		day := floorDiv(sec, 86400)
+		sod = sec - day*86400
+		s.newDay(day)
 	}
 	s.second = sod
 	m := sod / 60
@@ -308,6 +319,21 @@ func (s *stamper) set(ms int64) {
 		s.sec = sec
 		s.clock = s.clock&^(0xffff<<48) | pair(sec)<<48
 	}
+}
+
+// newDay sets the date to that of day (days since 1970).
+func (s *stamper) newDay(day int64) {
+	s.day, s.dated, s.dayMs = day, true, day*86_400_000
+	var buf [16]byte
+	date := time.Unix(day*86400, 0).UTC().AppendFormat(buf[:0], "2006-01-02T")
+	if len(date) == 11 {
+		s.long = nil
+	} else {
+		s.long = append(s.long[:0], date...)
+	}
+	copy(s.text[:11], date)
+	s.text[19] = 'Z'
+	s.minute, s.sec = -2, -1 // neither the next minute nor a second
 }
 
 // whole stores the stamp's twenty bytes (a year of four digits) at b.
