@@ -271,8 +271,7 @@ const (
 // stores, a third of a flat row's time. Its times are milliseconds since
 // 1970 (set) or times (appendTime).
 type stamper struct {
-	day    int64
-	dayMs  int64 // the day's first millisecond
+	dayMs  int64 // the first millisecond of the day text holds
 	dated  bool
 	second int64 // the second of the day clock holds
 	minute int64 // its minute of the day
@@ -323,7 +322,7 @@ func (s *stamper) set(ms int64) {
 
 // newDay sets the date to that of day (days since 1970).
 func (s *stamper) newDay(day int64) {
-	s.day, s.dated, s.dayMs = day, true, day*86_400_000
+	s.dated, s.dayMs = true, day*86_400_000
 	var buf [16]byte
 	date := time.Unix(day*86400, 0).UTC().AppendFormat(buf[:0], "2006-01-02T")
 	if len(date) == 11 {
