@@ -165,6 +165,11 @@ func (q *Queue) queued(ctx context.Context, u Unit) (map[string]bool, error) {
 	filter := fmt.Sprintf("%s.%s.%d.*", UnitsSubject, u.Job, u.Stage)
 	info, err := q.stream.Info(ctx, jetstream.WithSubjectFilter(filter))
 	if err != nil {
+		if ctx.Err() != nil {
+			// Cancelled: ctx's own error, as every other step of a
+			// coordinator returns it, not the client's wrapping of it.
+			return nil, ctx.Err()
+		}
 		return nil, fmt.Errorf("queue: look up the queued units of %s: %w", u.Job, err)
 	}
 	out := make(map[string]bool, len(info.State.Subjects))
