@@ -21,8 +21,15 @@ import (
 // the job's combinations (Job.Combos), set as the runs' Params. Stopped
 // (ctx) and called again, by this or another process, it publishes nothing
 // twice and keeps every finished unit: the queue and the results bucket
-// hold the state.
-func (q *Queue) Sweep(ctx context.Context, j *Job, stage int, from, to time.Time, o backtest.SweepOptions) ([]backtest.SweepRun, error) {
+// hold the state. Stopped, it returns ctx.Err() itself, whichever step
+// was under way (the client wraps a cancelled request's error in its
+// own).
+func (q *Queue) Sweep(ctx context.Context, j *Job, stage int, from, to time.Time, o backtest.SweepOptions) (_ []backtest.SweepRun, err error) {
+	defer func() {
+		if err != nil && ctx.Err() != nil {
+			err = ctx.Err()
+		}
+	}()
 	if o.Shards > 1 {
 		return nil, errors.New("queue: a distributed sweep is not sharded; the queue spreads it")
 	}
@@ -165,11 +172,6 @@ func (q *Queue) queued(ctx context.Context, u Unit) (map[string]bool, error) {
 	filter := fmt.Sprintf("%s.%s.%d.*", UnitsSubject, u.Job, u.Stage)
 	info, err := q.stream.Info(ctx, jetstream.WithSubjectFilter(filter))
 	if err != nil {
-		if ctx.Err() != nil {
-			// Cancelled: ctx's own error, as every other step of a
-			// coordinator returns it, not the client's wrapping of it.
-			return nil, ctx.Err()
-		}
 		return nil, fmt.Errorf("queue: look up the queued units of %s: %w", u.Job, err)
 	}
 	out := make(map[string]bool, len(info.State.Subjects))

@@ -388,3 +388,18 @@ func TestRedeliveredUnitIsNotRunAgain(t *testing.T) {
 		t.Fatalf("finished %d, %v; want 2", n, err)
 	}
 }
+
+// TestSweepStoppedReturnsCanceled: a sweep stopped before its first step
+// returns ctx's own error, not the NATS client's wrapping of it.
+func TestSweepStoppedReturnsCanceled(t *testing.T) {
+	url := natstest.Server(t)
+	job, _, combos, _ := sampleJob(t, "stopped", []string{"fast=3:4:1"}, 1)
+	obj, _ := backtest.ParseObjective(job.Objective)
+	q := connect(t, url, "coordinator")
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	runs, err := q.Sweep(ctx, &job, 0, time.Time{}, time.Time{}, backtest.SweepOptions{Combos: combos, Objective: obj})
+	if err != context.Canceled || runs != nil {
+		t.Fatalf("got %d runs and %v, want none and context.Canceled", len(runs), err)
+	}
+}
