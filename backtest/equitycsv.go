@@ -184,9 +184,7 @@ func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte,
 				// before: its bytes, stamped row by row.
 				tmpl := *(*[rowMax]byte)(b[rep : rep+rowMax])
 				for {
-					if cap(b)-len(b) < rowMax {
-						b = slices.Grow(b, 64<<10)
-					}
+					b = withRow(b)
 					n := len(b)
 					row := (*[rowMax]byte)(b[n : n+rowMax])
 					*row = tmpl
@@ -212,9 +210,7 @@ func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte,
 			value.set(v, 8)
 			ddText.set(dd*100, 6)
 			if st.long == nil && value.long == nil && ddText.long == nil {
-				if cap(b)-len(b) < rowMax {
-					b = slices.Grow(b, 64<<10)
-				}
+				b = withRow(b)
 				n := len(b)
 				row := b[n : n+rowMax]
 				st.whole((*[stampLen]byte)(row))
@@ -251,6 +247,14 @@ func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte,
 	return b, peak
 }
 
+// withRow is b with room for a row of rowMax bytes past its length.
+func withRow(b []byte) []byte {
+	if cap(b)-len(b) < rowMax {
+		return slices.Grow(b, 64<<10)
+	}
+	return b
+}
+
 // The sizes of a row's pieces: a stamp ("2006-01-02T15:04:05Z"), a
 // number's text short enough for an array, and a row of those (the
 // stores run past the text they keep, so the row leaves room for a whole
@@ -273,9 +277,8 @@ const (
 type stamper struct {
 	dayMs  int64 // the first millisecond of the day text holds
 	dated  bool
-	second int64 // the second of the day clock holds
-	minute int64 // its minute of the day
-	sec    int64 // and second of the minute
+	minute int64 // the minute of the day clock holds
+	sec    int64 // and its second of the minute
 	clock  uint64
 	text   [stampLen]byte
 	long   []byte
@@ -289,16 +292,12 @@ func (s *stamper) set(ms int64) {
 		// The day of the stamp before (rows go forward a step at a
 		// time): no division by days, none rounding down.
 		sod = int64(off / 1000)
-		if sod == s.second {
-			return
-		}
 	} else {
 		sec := floorDiv(ms, 1000)
 		day := floorDiv(sec, 86400)
 		sod = sec - day*86400
 		s.newDay(day)
 	}
-	s.second = sod
 	m := sod / 60
 	if m != s.minute {
 		// The next minute of the same hour (a series of minutes) adds
