@@ -71,6 +71,9 @@ func (e *EMA) Undo() {
 	}
 }
 
+// CopyTo sets dst to a copy of e, which goes on alike (SMA.CopyTo).
+func (e *EMA) CopyTo(dst *EMA) { *dst = *e }
+
 // Ready reports whether n values have arrived.
 func (e *EMA) Ready() bool { return e.count >= e.n }
 

@@ -138,5 +138,19 @@ func (s *SMA) Value() float64 {
 // Period returns n.
 func (s *SMA) Period() int { return len(s.buf) }
 
+// CopyTo sets dst to a copy of s: the same window and state, so that the
+// two go on alike, bit for bit, and neither's updates reach the other.
+// dst's window is reused when it has s's length. A strategy's SkipCount
+// runs its fast path over a copy of its averages (strategy.SkipCounter).
+func (s *SMA) CopyTo(dst *SMA) {
+	buf := dst.buf
+	if len(buf) != len(s.buf) {
+		buf = make([]float64, len(s.buf))
+	}
+	copy(buf, s.buf)
+	*dst = *s
+	dst.buf = buf
+}
+
 // Reset forgets all values.
 func (s *SMA) Reset() { s.next, s.count, s.sum, s.peek.ok, s.undo.ok = 0, 0, ksum{}, false, false }
