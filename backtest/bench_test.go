@@ -308,3 +308,69 @@ func BenchmarkSMACrossDistinct(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSMACrossSymbols is one smacross instance trading a million
+// distinct generated one-minute bars split evenly between one, two or four
+// symbols (each its own random walk, the same instants): the cost of a
+// step of several symbols, and whether the fast path (strategy.Skipper)
+// takes their bars. bars/s counts the bars of all symbols.
+func BenchmarkSMACrossSymbols(b *testing.B) {
+	for _, k := range []int{1, 2, 4} {
+		b.Run("symbols="+itoa(k), func(b *testing.B) {
+			spec := symbolsSpec(b, 1_000_000/k, k)
+			_, restore := RunMemory(0)
+			defer restore()
+			fills := -1
+			run := func() {
+				res, err := Run(b.Context(), spec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if fills >= 0 && len(res.Fills) != fills {
+					b.Fatalf("%d fills, then %d", fills, len(res.Fills))
+				}
+				fills = len(res.Fills)
+			}
+			settleHeap(run)
+			b.ReportAllocs()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			b.ResetTimer()
+			for b.Loop() {
+				run()
+			}
+			b.StopTimer()
+			runtime.ReadMemStats(&after)
+			perBar := float64(1_000_000/k*k) * float64(b.N)
+			b.ReportMetric(perBar/b.Elapsed().Seconds(), "bars/s")
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/perBar, "allocs/bar")
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
+			b.ReportMetric(float64(fills), "fills")
+		})
+	}
+}
+
+// symbolsSpec is millionSpec over k symbols of n distinct bars each (seeds
+// 1 to k, the same instants; the first is ETHBTC), one instance trading
+// them all, without fees (as BenchmarkSMACrossDistinct).
+func symbolsSpec(tb testing.TB, n, k int) Spec {
+	tb.Helper()
+	names := []string{"ETHBTC", "LTCBTC", "XRPBTC", "ADABTC"}[:k]
+	data := make(map[string]*marketdata.Series, k)
+	for i, sym := range names {
+		s, err := walkBars(n, uint64(i+1))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if s, err = marketdata.NewSeries(sym, s.Interval(), s.Exp(marketdata.Close), s.Exp(marketdata.Volume), s.Times(),
+			s.Ints(marketdata.Open), s.Ints(marketdata.High), s.Ints(marketdata.Low), s.Ints(marketdata.Close), s.Ints(marketdata.Volume)); err != nil {
+			tb.Fatal(err)
+		}
+		data[sym] = s
+	}
+	spec := millionSpec(data["ETHBTC"])
+	spec.Data = data
+	spec.Instances[0].Symbols = names
+	spec.Fill.MakerFee, spec.Fill.TakerFee = &decimal.Zero, &decimal.Zero
+	return spec
+}

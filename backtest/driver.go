@@ -62,6 +62,7 @@ type driver struct {
 	curve    Curve
 	exact    map[int]decimal.Decimal // exact equity by curve index
 	exposure Exposure
+	closes   []float64 // closesOf's buffer
 }
 
 func (d *driver) run(ctx context.Context) (*Result, error) {
@@ -122,10 +123,10 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	if !d.s.Stepwise {
 		// The fast path's runs of bars: each bar's equity sampled as
 		// the Bar and After hooks would have, at its close.
-		loop.Span = func(i int, bars strategy.Bars) {
-			d.sampleRun(i, bars)
+		loop.Span = func(runs []strategy.Bars) {
+			d.sampleRun(runs)
 			d.stream()
-			done += bars.Len()
+			done += runs[0].Len() * len(runs)
 			if d.s.Progress != nil && done >= nextReport {
 				d.s.Progress(done, total)
 				nextReport = (done/step + 1) * step
@@ -184,38 +185,73 @@ func (d *driver) sampleAt(ms int64) {
 	d.curve.Append(ms, v)
 }
 
-// sampleRun samples each bar of a run the fast path took, as the Bar
+// sampleRun samples each instant of a run the fast path took, as the Bar
 // hook and sample would have at each: no fill arrives during a run, so
-// only the close moves, and the fast path replays one symbol (the
-// replay offers runs only then), so the equity is the quote balance and
-// that symbol's holding at each close.
-func (d *driver) sampleRun(i int, bars strategy.Bars) {
-	s, lo, hi := bars.Series()
+// only the closes move, and every symbol has a bar at each instant
+// (runs[i] are symbol i's bars), so the equity at an instant is the quote
+// balance plus each valued holding at its symbol's close, added in the
+// symbols' order as sample adds them.
+func (d *driver) sampleRun(runs []strategy.Bars) {
 	d.applyNewFills()
-	d.valued[i] = d.quoted[i]
-	q, on := d.baseF[i], d.baseF[i] != 0 && d.valued[i]
-	exposed := on && q >= d.stepF[i]
-	n0 := d.curve.Len()
-	vals := d.curve.grow(hi - lo)
+	n0, m := d.curve.Len(), runs[0].Len()
+	vals := d.curve.grow(m)
+	held := func(i int) bool { return d.baseF[i] != 0 && d.valued[i] }
+	last, exposed := -1, false // the last symbol held, and whether any position counts
+	for i, bars := range runs {
+		d.valued[i] = d.quoted[i]
+		if d.first[i].Coef == 0 {
+			d.first[i] = bars.Close(0) // the symbol's first bar while trading
+		}
+		if held(i) {
+			last = i
+			exposed = exposed || d.baseF[i] >= d.stepF[i] // a residue below the quantity step cannot be sold
+		}
+	}
 	// A new peak (or the first point) takes the exact equity at that
-	// bar's close.
+	// instant's closes.
 	peak := func(j int) {
-		d.last[i] = bars.Close(j)
+		for i, bars := range runs {
+			d.last[i] = bars.Close(j)
+		}
 		d.exact[n0+j] = d.exactEquity()
 		d.peak = vals[j]
 	}
-	if on {
-		// The closes: read where the strategy's Skip converted them
-		// (the bars' cache), else converted into vals, then the equity
-		// at each.
-		closes, ok := bars.Cache().Held(bars)
-		if !ok {
-			bars.Floats(marketdata.Close).Fill(vals, 0)
-			closes = vals
+	qf, pk := d.quoteF, d.peak // locals: vals could alias d, so d's would be read at every point
+	if last < 0 {
+		// Flat: every point is the quote balance, so only the first can
+		// be a new peak.
+		for j := range vals {
+			vals[j] = qf
 		}
-		qf, pk := d.quoteF, d.peak
+		if qf > pk || n0 == 0 {
+			peak(0)
+		}
+	} else {
+		// The holdings before the last one held are summed into vals;
+		// the last one's loop finishes each point and finds the peaks.
+		summed := false
+		for i := range last {
+			if !held(i) {
+				continue
+			}
+			q, closes := d.baseF[i], d.closesOf(runs[i])
+			if summed {
+				for j, c := range closes {
+					vals[j] += q * c
+				}
+			} else {
+				for j, c := range closes {
+					vals[j] = qf + q*c
+				}
+				summed = true
+			}
+		}
+		q, closes := d.baseF[last], d.closesOf(runs[last])
 		for j, c := range closes {
 			v := qf
+			if summed {
+				v = vals[j]
+			}
 			v += q * c
 			vals[j] = v
 			if v > pk || n0+j == 0 {
@@ -223,21 +259,13 @@ func (d *driver) sampleRun(i int, bars strategy.Bars) {
 				pk = v
 			}
 		}
-	} else {
-		// Flat: every point is the quote balance, so only the first can
-		// be a new peak.
-		qf := d.quoteF // a local: vals could alias d, so d.quoteF would be read at every point
-		for j := range vals {
-			vals[j] = qf
-		}
-		if d.quoteF > d.peak || n0 == 0 {
-			peak(0)
-		}
 	}
 	// The replay offers runs only at a fixed interval, so each bar closes
 	// one length after it opens, and the series' open times rise on the
-	// interval's boundaries: a run whose ends are (hi-lo-1) lengths apart
-	// has no gap, and its times need not be read.
+	// interval's boundaries: a run whose ends are (m-1) lengths apart has
+	// no gap, and its times need not be read. Every symbol's bars open at
+	// the same instants.
+	s, lo, hi := runs[0].Series()
 	opens, length := s.Times()[lo:hi], s.CloseMs(lo)-s.OpenMs(lo)
 	if opens[len(opens)-1]-opens[0] == int64(len(opens)-1)*length {
 		d.curve.appendEven(opens[0]+length, length, len(opens))
@@ -245,7 +273,21 @@ func (d *driver) sampleRun(i int, bars strategy.Bars) {
 		d.curve.appendTimes(opens, length)
 	}
 	d.exposure.markRange(n0, d.curve.Len(), exposed)
-	d.last[i], d.staleF[i] = bars.Close(hi-lo-1), true
+	for i, bars := range runs {
+		d.last[i], d.staleF[i] = bars.Close(m-1), true
+	}
+}
+
+// closesOf returns the closes of the bars as float64: read where the
+// strategy's Skip converted them (the bars' cache), else converted into
+// the driver's buffer, valid until the next call.
+func (d *driver) closesOf(bars strategy.Bars) []float64 {
+	if closes, ok := bars.Cache().Held(bars); ok {
+		return closes
+	}
+	d.closes = slices.Grow(d.closes[:0], bars.Len())[:bars.Len()]
+	bars.Floats(marketdata.Close).Fill(d.closes, 0)
+	return d.closes
 }
 
 // exactEquity is the account's equity in the quote asset at the current

@@ -113,28 +113,32 @@ type Loop struct {
 	After func(ctx context.Context, s *Step, trading bool) error
 	// Span, when set, turns on the strategies' fast path over a replay
 	// (strategy.Skipper): once trading, while the simulated exchange has
-	// no order waiting for the one symbol replayed, the loop offers the
-	// bars ahead to Runtime.Skip, feeds the exchange the run it took
-	// (sim.Exchange.FeedRun), moves the clock past it and calls Span
-	// with the bars taken (index as Bar.Index), in place of the steps,
-	// Bar and After calls those bars would have had: nothing happens on
-	// them but the strategy's own bookkeeping. A session that paces or
+	// no order waiting for the symbols replayed, the loop offers the bars
+	// ahead (of every symbol, at the instants all of them have a bar) to
+	// Runtime.SkipAll, feeds the exchange the run taken
+	// (sim.Exchange.FeedRun), moves the clock past it and calls Span with
+	// the bars taken (runs[i] the bars of the replay's symbol i, as
+	// Bar.Index; all at the same instants), in place of the steps, Bar
+	// and After calls those bars would have had: nothing happens on them
+	// but the strategies' own bookkeeping. A session that paces or
 	// reports each bar (paper-replay) leaves it nil.
-	Span func(index int, bars strategy.Bars)
+	Span func(runs []strategy.Bars)
 
 	trading bool
-	// floats is the replay's cache of closes converted to float64,
-	// handed with the bars to Skip and to Span (strategy.Bars.Cache), so
-	// the strategy's Skip and the equity Span samples convert each close
-	// once.
-	floats *strategy.FloatCache
+	// floats are the replay's caches of closes converted to float64, one
+	// a symbol, handed with the bars to Skip and to Span
+	// (strategy.Bars.Cache), so the strategy's Skip and the equity Span
+	// samples convert each close once.
+	floats []*strategy.FloatCache
 }
 
 // spanFeed is a Feed whose bars ahead the fast path may take: a Replay.
 type spanFeed interface {
-	ahead() (strategy.Feed, strategy.Bars, bool)
-	skip(n int) (*exchange.FixedKline, time.Time)
+	ahead() ([]strategy.Feed, []strategy.Bars, bool)
+	skip(n int) ([]exchange.FixedKline, time.Time)
 }
+
+var _ spanFeed = (*Replay)(nil)
 
 // Trading reports whether the loop has started trading (Begin ran).
 func (l *Loop) Trading() bool { return l.trading }
@@ -228,26 +232,36 @@ func (l *Loop) Step(ctx context.Context, s *Step) error {
 // skip hands the bars ahead to the strategies' fast path while the
 // exchange has no order waiting for them (see Span).
 func (l *Loop) skip(sf spanFeed) error {
-	feed, bars, ok := sf.ahead()
-	if !ok || !l.Sim.Idle(feed.Symbol) {
+	feeds, bars, ok := sf.ahead()
+	if !ok {
 		return nil
 	}
-	if l.floats == nil {
-		l.floats = strategy.NewFloatCache(1024)
+	for _, f := range feeds {
+		if !l.Sim.Idle(f.Symbol) {
+			return nil
+		}
 	}
-	bars = bars.WithCache(l.floats)
-	n := l.Runtime.Skip(feed, bars)
+	for len(l.floats) < len(bars) {
+		l.floats = append(l.floats, strategy.NewFloatCache(1024))
+	}
+	for i := range bars {
+		bars[i] = bars[i].WithCache(l.floats[i])
+	}
+	n := l.Runtime.SkipAll(feeds, bars)
 	if n == 0 {
 		return nil
 	}
 	last, at := sf.skip(n)
-	if err := l.Sim.FeedRun(feed.Symbol, feed.Interval, n, last); err != nil {
-		return fmt.Errorf("session: %w", err)
+	for i, f := range feeds {
+		if err := l.Sim.FeedRun(f.Symbol, f.Interval, n, &last[i]); err != nil {
+			return fmt.Errorf("session: %w", err)
+		}
+		bars[i] = bars[i].Head(n)
 	}
 	if l.SetClock != nil {
 		l.SetClock(at)
 	}
-	l.Span(0, bars.Head(n))
+	l.Span(bars)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"time"
 
 	"github.com/spotbot/spotbot/exchange"
@@ -42,8 +43,9 @@ type Replay struct {
 	kbuf    []exchange.FixedKline // each symbol's current bar
 	durMs   int64                 // Interval's length in ms; 0 for a month, whose length varies
 	feeds   []strategy.Feed
-	at      []int // the symbols with a bar at the current instant
-	steps   int   // steps delivered, for the context's look every 256
+	at      []int           // the symbols with a bar at the current instant
+	runs    []strategy.Bars // ahead's result, reused
+	steps   int             // steps delivered, for the context's look every 256
 	step    Step
 	// done is the Done channel of the first call's context (a replay runs
 	// under one): a receive that does not wait is cheaper than ctx.Err,
@@ -186,24 +188,77 @@ func (r *Replay) nextSeries() (*Step, error) {
 	return s, nil
 }
 
-// ahead returns the bars not yet replayed when the replay has one
-// symbol, is past its warm-up and has a fixed interval: what the loop may
-// offer the strategies' fast path (strategy.Runtime.Skip).
-func (r *Replay) ahead() (strategy.Feed, strategy.Bars, bool) {
-	if !r.started || len(r.times) != 1 || !r.live || r.durMs == 0 {
-		return strategy.Feed{}, strategy.Bars{}, false
+// aheadCap is the most instants ahead offered at once when several
+// symbols are replayed: their alignment is checked over the instants
+// offered, and a run rarely lasts as long (the strategies' Skip stops at
+// their next signal); a longer one is offered again from where it ended.
+const aheadCap = 4096
+
+// ahead returns what the loop may offer the strategies' fast path
+// (strategy.Runtime.SkipAll) once the replay is past its warm-up at a
+// fixed interval: each symbol's bars from its next one on, as many as
+// there are instants from here at which every symbol has a bar. One
+// symbol's are all its bars left; several symbols' are at most aheadCap
+// instants, and none when the next instant lacks one of them. The slices
+// are the replay's, valid until the next call.
+func (r *Replay) ahead() ([]strategy.Feed, []strategy.Bars, bool) {
+	if !r.started || !r.live || r.durMs == 0 {
+		return nil, nil, false
 	}
-	n := r.next[0]
-	return r.feeds[0], strategy.NewBars(r.series[0], n, len(r.times[0])), n < len(r.times[0])
+	if len(r.runs) < len(r.times) {
+		r.runs = make([]strategy.Bars, len(r.times))
+	}
+	bars := r.runs[:len(r.times)]
+	if len(r.times) == 1 {
+		n := r.next[0]
+		bars[0] = strategy.NewBars(r.series[0], n, len(r.times[0]))
+		return r.feeds, bars, n < len(r.times[0])
+	}
+	m := aheadCap
+	t0 := int64(0)
+	for i, ts := range r.times {
+		n := r.next[i]
+		if n >= len(ts) || i > 0 && ts[n] != t0 {
+			return nil, nil, false
+		}
+		t0 = ts[n]
+		m = min(m, len(ts)-n)
+	}
+	// Every symbol has a bar at each of the m instants from t0 when each
+	// symbol's m-th bar opens m-1 lengths after t0: a series' bars open
+	// at least a length apart, so m of them spanning m-1 lengths are one
+	// at every length. That holds for every count up to the largest, so
+	// when it fails for all m the largest is searched for.
+	aligned := func(m int) bool {
+		last := t0 + int64(m-1)*r.durMs
+		for i, ts := range r.times {
+			if ts[r.next[i]+m-1] != last {
+				return false
+			}
+		}
+		return true
+	}
+	if !aligned(m) {
+		m = sort.Search(m, func(k int) bool { return !aligned(k + 1) }) // the first count that fails, less one
+	}
+	for i, s := range r.series {
+		bars[i] = strategy.NewBars(s, r.next[i], r.next[i]+m)
+	}
+	return r.feeds, bars, true
 }
 
-// skip moves the replay past n bars the fast path took and returns the
-// last of them, built into the symbol's buffer, and the time it closes.
-func (r *Replay) skip(n int) (*exchange.FixedKline, time.Time) {
-	last := r.next[0] + n - 1
-	r.bar(0, last)
-	r.next[0] += n
-	return &r.kbuf[0], time.UnixMilli(r.times[0][last] + r.durMs).UTC()
+// skip moves the replay past n instants the fast path took (n bars of
+// each symbol) and returns the last bar of each, built into the symbols'
+// buffers, and the time they close.
+func (r *Replay) skip(n int) ([]exchange.FixedKline, time.Time) {
+	var close int64
+	for i := range r.times {
+		last := r.next[i] + n - 1
+		r.bar(i, last)
+		r.next[i] += n
+		close = r.times[i][last] + r.durMs
+	}
+	return r.kbuf, time.UnixMilli(close).UTC()
 }
 
 // bar copies bar n of series i into its buffer (Series.FixedKline): the

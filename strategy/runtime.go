@@ -140,8 +140,9 @@ type Runtime struct {
 	ids          strings.Builder // the text of the latest client order ids (nextClientID)
 	stats        Stats
 	killed       bool
-	skippers     bool // some instance is a Skipper
-	scheduled    bool // some instance has schedules
+	skippers     bool         // some instance is a Skipper
+	scheduled    bool         // some instance has schedules
+	skipFeeds    []*feedState // SkipAll's, reused
 }
 
 // feedState is everything a bar of one feed touches, found with one map

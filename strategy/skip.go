@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/spotbot/spotbot/exchange"
@@ -246,12 +247,32 @@ func (b Bars) OpenMs(i int) int64 { return b.s.OpenMs(b.lo + i) }
 // it.
 func (b Bars) Series() (s *marketdata.Series, lo, hi int) { return b.s, b.lo, b.hi }
 
+// SkipCounter is an optional interface of a Skipper: its fast path over
+// a replay of several symbols. There the runtime offers the same instants
+// of every feed together: it asks each feed's SkipCount, in the replay's
+// symbol order, over at most the bars the counts before it allowed, then
+// hands each feed's Skip the run they all take (the least count), feed
+// after feed. So a SkipCounter's Skip must leave the strategy as OnKline
+// would have over its own feed's bars whatever it has been told of the
+// other feeds' bars of the same instants: a strategy whose decisions on
+// one feed read another feed's bars implements Skipper alone, and its
+// fast path then runs on backtests of one symbol only.
+type SkipCounter interface {
+	Skipper
+	// SkipCount returns how many of the bars Skip would take now, with
+	// the same ctx, feed and bars, and takes none: the strategy is left
+	// exactly as it was (running Skip's own code over a copy of the
+	// feed's state is one way: indicator.SMA.CopyTo). Orders placed
+	// from it are refused, as from Skip.
+	SkipCount(ctx Context, f Feed, bars Bars) int
+}
+
 // Skip offers bars of feed f to the fast path and returns how many were
 // taken (0 when the fast path does not apply now: see Skipper). The bars
 // taken are as if delivered by OnBarRef while trading: counted, kept in
 // the feed's history, the last close the symbol's last price.
 func (r *Runtime) Skip(f Feed, bars Bars) int {
-	if !r.skippers || r.scheduled || bars.Len() == 0 || r.opts.Valuation != "" || len(r.open) > 0 {
+	if !r.canSkip() || bars.Len() == 0 {
 		return 0
 	}
 	st := r.cur
@@ -260,19 +281,102 @@ func (r *Runtime) Skip(f Feed, bars Bars) int {
 			return 0
 		}
 	}
-	if len(st.subs) != 1 || len(st.aggs) > 0 || len(st.exitSubs) > 0 {
+	in := st.skipper()
+	if in == nil {
 		return 0
 	}
-	in := st.subs[0]
-	sk := in.skipper
-	if sk == nil || in.stopped != nil || in.warming || in.exits != nil {
-		return 0
-	}
-	n := in.skip(sk, f, bars)
+	n := in.offer(f, bars, false)
 	if n <= 0 {
 		return 0
 	}
+	r.took(st, f, bars, n)
+	return n
+}
+
+// SkipAll is Skip over several feeds at once: bars[i] are feed i's bars
+// at the same instants as the others' (a replay of several symbols, in
+// its symbol order). It returns how many instants every feed took, the
+// same for all (see SkipCounter): none unless each feed's one subscriber
+// is a SkipCounter that may skip now, as Skip requires of one feed's. A
+// feed nobody subscribes to takes every bar, as OnBarRef would take it:
+// its last close becomes the symbol's last price. A Skip that takes fewer
+// bars than its SkipCount counted stops its instance, naming both; the
+// run is taken all the same.
+func (r *Runtime) SkipAll(feeds []Feed, bars []Bars) int {
+	if len(feeds) == 1 {
+		return r.Skip(feeds[0], bars[0])
+	}
+	if !r.canSkip() || len(feeds) == 0 || len(bars) != len(feeds) {
+		return 0
+	}
+	n := bars[0].Len()
+	for _, b := range bars[1:] {
+		n = min(n, b.Len())
+	}
+	sts := r.skipFeeds[:0]
+	for i, f := range feeds {
+		st := r.feeds[f]
+		if st != nil {
+			in := st.skipper()
+			if in == nil {
+				return 0
+			}
+			if _, ok := in.skipper.(SkipCounter); !ok {
+				return 0
+			}
+			if n = in.offer(f, bars[i].Head(n), true); n <= 0 {
+				return 0
+			}
+		}
+		sts = append(sts, st)
+	}
+	r.skipFeeds = sts
+	for i, f := range feeds {
+		run := bars[i].Head(n)
+		if st := sts[i]; st != nil {
+			if in := st.subs[0]; in.stopped == nil {
+				if k := in.offer(f, run, false); k != n && in.stopped == nil {
+					in.stop(fmt.Errorf("strategy: Skip took %d of %s's %d bars, all of which SkipCount counted (strategy.SkipCounter)", k, f.Symbol, n))
+				}
+			}
+		}
+		r.took(sts[i], f, run, n)
+	}
+	return n
+}
+
+// canSkip reports whether the fast path can take bars now: some instance
+// is a Skipper, none has schedules or orders open, and no kill switch
+// watches the equity at each bar.
+func (r *Runtime) canSkip() bool {
+	return r.skippers && !r.scheduled && r.opts.Valuation == "" && len(r.open) == 0
+}
+
+// skipper is the instance whose Skip may take the feed's bars now: its
+// one subscriber, a Skipper that is trading, without exits; nil when
+// there is none, or when anything else (another subscriber, a higher
+// interval built from the feed, exits) must see each bar.
+func (st *feedState) skipper() *instance {
+	if len(st.subs) != 1 || len(st.aggs) > 0 || len(st.exitSubs) > 0 {
+		return nil
+	}
+	in := st.subs[0]
+	if in.skipper == nil || in.stopped != nil || in.warming || in.exits != nil {
+		return nil
+	}
+	return in
+}
+
+// took records that the first n of feed f's bars were taken by the fast
+// path, as OnBarRef would have recorded them: counted, in the feed's
+// history, the last close the symbol's last price. st is nil for a feed
+// nobody subscribes to.
+func (r *Runtime) took(st *feedState, f Feed, bars Bars, n int) {
 	r.stats.Bars += n
+	if st == nil {
+		r.lastEntry(f.Symbol).setFixed(bars.Close(n - 1))
+		return
+	}
 	src, lo, _ := bars.Series()
 	st.hist.pushRun(src, lo, lo+n)
 	if st.last == nil {
@@ -280,16 +384,20 @@ func (r *Runtime) Skip(f Feed, bars Bars) int {
 	}
 	st.last.setFixed(bars.Close(n - 1))
 	r.cur = st
-	return n
 }
 
-// skip calls the instance's Skip, stopping the instance on a panic as
+// offer calls the instance's Skip, or its SkipCount when counting,
+// refusing orders meanwhile and stopping the instance on a panic as
 // onKline does; the count is clamped to the bars offered.
-func (in *instance) skip(sk Skipper, f Feed, bars Bars) (n int) {
+func (in *instance) offer(f Feed, bars Bars, counting bool) (n int) {
 	in.skipping = true
 	defer func() { in.skipping = false }()
 	defer in.recoverPanic()
-	n = sk.Skip(in, f, bars)
+	if counting {
+		n = in.skipper.(SkipCounter).SkipCount(in, f, bars)
+	} else {
+		n = in.skipper.Skip(in, f, bars)
+	}
 	return min(max(n, 0), bars.Len())
 }
 

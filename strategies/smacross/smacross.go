@@ -151,6 +151,8 @@ type Strategy struct {
 	// frozen is the Context of the current Skip call, reading what
 	// cannot change during it once.
 	frozen frozen
+	// scratch is the copy of a book SkipCount runs Skip over.
+	scratch book
 }
 
 // book is the book of a symbol, nil for one the instance does not trade.
@@ -221,6 +223,24 @@ func (s *Strategy) Skip(ctx strategy.Context, f strategy.Feed, bars strategy.Bar
 	if b == nil {
 		return bars.Len() // OnKline ignores a symbol it has no book for
 	}
+	return s.skip(ctx, f, bars, b)
+}
+
+// SkipCount implements strategy.SkipCounter: Skip over a copy of the
+// symbol's book (its averages copied into the instance's scratch book),
+// so the book itself is left as it was. A book's state is its own
+// symbol's, so Skip reads nothing of the other symbols' bars.
+func (s *Strategy) SkipCount(ctx strategy.Context, f strategy.Feed, bars strategy.Bars) int {
+	b := s.book(f.Symbol)
+	if b == nil {
+		return bars.Len()
+	}
+	s.scratch.copyFrom(b)
+	return s.skip(ctx, f, bars, &s.scratch)
+}
+
+// skip is Skip over book b, the symbol's or a copy of it.
+func (s *Strategy) skip(ctx strategy.Context, f strategy.Feed, bars strategy.Bars, b *book) int {
 	state := s.p.Entry == EntryState
 	fastSMA, _ := b.fast.(*indicator.SMA)
 	slowSMA, _ := b.slow.(*indicator.SMA)
@@ -303,6 +323,34 @@ func (s *Strategy) quietCross(symbol string, b *book, above bool, last exchange.
 	}
 	acts, err := s.act(&s.frozen, b, symbol, above, true, last, true)
 	return !acts && err == nil
+}
+
+// copyFrom sets c to a copy of b that goes on alike, reusing c's
+// averages when they are of b's kinds and periods.
+func (c *book) copyFrom(b *book) {
+	c.fast, c.slow = copyAverage(c.fast, b.fast), copyAverage(c.slow, b.slow)
+	c.above, c.primed, c.memo = b.above, b.primed, b.memo
+}
+
+// copyAverage returns a copy of src, made in dst when dst is of its kind.
+func copyAverage(dst, src average) average {
+	switch src := src.(type) {
+	case *indicator.SMA:
+		d, ok := dst.(*indicator.SMA)
+		if !ok {
+			d = new(indicator.SMA)
+		}
+		src.CopyTo(d)
+		return d
+	case *indicator.EMA:
+		d, ok := dst.(*indicator.EMA)
+		if !ok {
+			d = new(indicator.EMA)
+		}
+		src.CopyTo(d)
+		return d
+	}
+	panic(fmt.Sprintf("smacross: no copy of a %T", src))
 }
 
 // advance is Skip over vals bar by bar, through the average interface:
@@ -423,7 +471,10 @@ func ignoreRefusal(err error) error {
 	return err
 }
 
-var _ strategy.Plotter = (*Strategy)(nil)
+var (
+	_ strategy.Plotter     = (*Strategy)(nil)
+	_ strategy.SkipCounter = (*Strategy)(nil)
+)
 
 // Plot draws the fast and the slow average over the price.
 func (s *Strategy) Plot(symbol string, bars []exchange.Kline) []strategy.PlotSeries {
