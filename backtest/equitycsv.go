@@ -151,11 +151,12 @@ func (c *curveRows) heldAt(i int) bool {
 // spare capacity, each piece stored as a fixed-size array (a register
 // move or two, where appending a few bytes called the runtime's memmove,
 // a third of the time); a longer row is appended piece by piece. A row
-// whose value and exposure are the row before's (while no position is
-// held, and the whole rest of a run once the account can no longer
-// trade) is that row copied, with its own stamp: an equal value has an
-// equal drawdown, since the running peak moves only to a value above
-// the row before's.
+// whose texts and exposure are the row before's is that row copied, with
+// its own stamp: a value between two earlier values of the same texts
+// under the same peak has those texts (repLo, repHi). That is every row
+// while no position is held, and the whole rest of a run once the
+// account can no longer trade, even while a residue below the quantity
+// step moves its value in bits the text does not show.
 func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte, float64) {
 	var (
 		st     stamper
@@ -167,6 +168,12 @@ func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte,
 		rep     = -1
 		repLen  int
 		repHeld bool
+		// [repLo, repHi] holds values of the row before's texts seen
+		// under the current peak, none zero (empty when repLo > repHi,
+		// never holding NaN): the text of a value, and of its drawdown
+		// from the same peak, move one way only as it grows, so a value
+		// between two of the same texts has them too.
+		repLo, repHi = math.Inf(1), math.Inf(-1)
 	)
 	for _, r := range c.runs {
 		if r.from >= hi {
@@ -179,7 +186,7 @@ func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte,
 			held := c.heldAt(i)
 			st.set(at)
 			at += r.step
-			if rep >= 0 && math.Float64bits(v) == value.bits && held == repHeld && st.long == nil {
+			if rep >= 0 && repLo <= v && v <= repHi && held == repHeld && st.long == nil {
 				// The stretch of rows from i on that repeat the row
 				// before: its bytes, stamped row by row.
 				tmpl := *(*[rowMax]byte)(b[rep : rep+rowMax])
@@ -190,7 +197,10 @@ func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte,
 					*row = tmpl
 					st.whole((*[stampLen]byte)(row[:stampLen]))
 					b = b[:n+repLen]
-					if i+1 >= to || math.Float64bits(c.values[i+1]) != value.bits || c.heldAt(i+1) != repHeld {
+					if i+1 >= to || c.heldAt(i+1) != repHeld {
+						break
+					}
+					if next := c.values[i+1]; next < repLo || next > repHi {
 						break
 					}
 					if st.set(at); st.long != nil {
@@ -207,8 +217,18 @@ func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte,
 			} else {
 				dd = (peak - v) / peak
 			}
-			value.set(v, 8)
-			ddText.set(dd*100, 6)
+			changed := value.set(v, 8)
+			changed = ddText.set(dd*100, 6) || changed
+			switch {
+			case v == 0: // 0 and -0 are equal, and print apart
+				repLo, repHi = math.Inf(1), math.Inf(-1)
+			case changed || v == peak: // a new text, or a peak: the drawdowns' texts move
+				repLo, repHi = v, v
+			case v < repLo:
+				repLo = v
+			case v > repHi:
+				repHi = v
+			}
 			if st.long == nil && value.long == nil && ddText.long == nil {
 				b = withRow(b)
 				n := len(b)
@@ -384,28 +404,51 @@ func floorDiv(a, b int64) int64 {
 }
 
 // lastFloat holds the text of a float as strconv.AppendFloat(b, v, 'f',
-// prec, 64) writes it, formatted again only when v's bits change: in an
-// array when it fits (text[:n]), else in long.
+// prec, 64) writes it, formatted again only when the text changes: in an
+// array when it fits (text[:n]), else in long. The text is v's sign and
+// v·10^prec rounded (fixedScaled), so a float of other bits that rounds
+// to the same keeps it: the value of an account holding a residue below
+// the quantity step moves with the price in bits far below the printed
+// decimals, a row at a time, for the rest of a run.
 type lastFloat struct {
 	bits uint64
 	ok   bool // set once
-	n    int
-	text [textMax]byte
-	long []byte
+	// q, neg and prec are the scaled magnitude, sign and decimals the
+	// text was written from, when scaled (fixedScaled could scale v).
+	scaled bool
+	q      uint64
+	neg    bool
+	prec   int
+	n      int
+	text   [textMax]byte
+	long   []byte
 }
 
-func (l *lastFloat) set(v float64, prec int) {
+// set sets the float and reports whether its text changed.
+func (l *lastFloat) set(v float64, prec int) bool {
 	bits := math.Float64bits(v)
 	if l.ok && bits == l.bits {
-		return
+		return false
 	}
-	l.bits, l.ok = bits, true
-	t := appendFixed(l.text[:0], v, prec)
+	q, scaled := fixedScaled(v, prec)
+	neg := bits>>63 != 0
+	l.bits = bits
+	if scaled && l.ok && l.scaled && q == l.q && neg == l.neg && prec == l.prec {
+		return false // other bits, the same text
+	}
+	l.ok, l.scaled, l.q, l.neg, l.prec = true, scaled, q, neg, prec
+	var t []byte
+	if scaled {
+		t = appendScaled(l.text[:0], neg, q, prec)
+	} else {
+		t = strconv.AppendFloat(l.text[:0], v, 'f', prec, 64)
+	}
 	if len(t) > 0 && len(t) <= textMax && &t[0] == &l.text[0] {
 		l.n, l.long = len(t), nil
-		return
+		return true
 	}
 	l.long = t
+	return true
 }
 
 // append appends the text.
@@ -426,7 +469,14 @@ func appendFixed(b []byte, v float64, prec int) []byte {
 	if !ok {
 		return strconv.AppendFloat(b, v, 'f', prec, 64)
 	}
-	if math.Signbit(v) {
+	return appendScaled(b, math.Signbit(v), q, prec)
+}
+
+// appendScaled appends the text of a float whose magnitude times 10^prec
+// rounds to q (fixedScaled), negative when neg: what strconv writes for
+// it with prec decimals ("-0.00" for a negative that rounds to zero).
+func appendScaled(b []byte, neg bool, q uint64, prec int) []byte {
+	if neg {
 		b = append(b, '-')
 	}
 	var ip, f uint64

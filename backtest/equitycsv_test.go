@@ -51,6 +51,11 @@ func TestWriteEquityCSVAsCSV(t *testing.T) {
 		{"flat stretches", 1577836800000, 60_000, 3000, 0, -1},
 		{"flat stretches with gaps", 1577836800000, 60_000, 3000, 7, -1},
 		{"flat stretches of five-digit years", 253402300799000 - 10*86_400_000, 600_000, 3000, 0, -1},
+		// Values that move in bits below the printed decimals, as an
+		// account's holding a residue below the quantity step does: the
+		// text changes every few rows, and about zero its sign too.
+		{"dust", 1577836800000, 60_000, 3000, 0, -2},
+		{"dust about zero", 1577836800000, 60_000, 3000, 5, -3},
 		{"huge values", 1577836800000, 60_000, 3000, 0, 1e24},
 		{"past 1.8e11", 1577836800000, 60_000, 3000, 0, 1.7e11},
 		{"years of five digits", 253402300799000 - 10*86_400_000, 3_600_000, 500, 0, 5},
@@ -61,11 +66,18 @@ func TestWriteEquityCSVAsCSV(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(c.n), 7))
 			res := &Result{}
 			at, v := c.start, c.valueScale
+			switch c.valueScale {
+			case -2:
+				v = 2e-4
+			case -3:
+				v = 2e-9
+			}
 			for i := range c.n {
 				res.Curve.Append(at, v)
 				res.Exposure.mark(i, rng.IntN(3) == 0)
 				switch {
-				case c.valueScale > 0:
+				case c.valueScale < -1:
+					v += (rng.Float64() - 0.5) * 3e-9
 					v *= 1 + (rng.Float64()-0.5)/50
 				case rng.IntN(10) == 0: // else the value repeats, as while flat
 					v = v*(1+(rng.Float64()-0.5)/50) + 2
@@ -116,32 +128,69 @@ func TestWriteEquityCSVAsCSV(t *testing.T) {
 	}
 }
 
+// Signed zeros, negative values and their drawdowns print as the
+// reference prints them: 0 and -0 compare equal but print apart, so no
+// row of one stands for a row of the other.
+func TestWriteEquityCSVSignedZeros(t *testing.T) {
+	t.Parallel()
+	negZero := math.Copysign(0, -1)
+	for _, vals := range [][]float64{
+		{1, 0, negZero, 0, negZero, 1e-9, -1e-9, negZero, 0},
+		{-1, -1.5, -1.5000000001, negZero, -2, -2.0000000001, -1.9999999999, 0, negZero},
+		{0, 0, negZero, negZero, 0},
+	} {
+		res := &Result{}
+		for i, v := range vals {
+			res.Curve.Append(1577836800000+int64(i)*60_000, v)
+		}
+		var got, want bytes.Buffer
+		if err := WriteEquityCSV(&got, res); err != nil {
+			t.Fatal(err)
+		}
+		if err := equityCSVReference(&want, res); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Fatalf("%v:\ngot  %q\nwant %q", vals, got.String(), want.String())
+		}
+	}
+}
+
 // BenchmarkWriteEquityCSV writes a million-point curve generated here to
 // io.Discard: on one goroutine and in blocks on two (goroutines=2 needs
 // GOMAXPROCS 2 or more to mean two cores; chosen here, not by -cpu). The
 // curve=walk curve is a random walk, flat seven points in ten as while no
 // position is held, exposed three in ten; curve=flat is one value
 // throughout, unexposed, as the rest of a run whose account can no
-// longer trade.
+// longer trade; curve=dust is that account after losing all but 0.0002
+// of its 10, holding a residue below the quantity step: its value moves
+// with the price at every point, mostly below the eighth decimal.
 func BenchmarkWriteEquityCSV(b *testing.B) {
 	const n = 1_000_000
 	rng := rand.New(rand.NewPCG(1, 2))
-	walk, flat := &Result{}, &Result{}
-	v := 10.0
+	walk, flat, dust := &Result{}, &Result{}, &Result{}
+	v, price := 10.0, 0.05
 	for i := range n {
 		if rng.IntN(10) < 3 {
 			v *= 1 + (rng.Float64()-0.5)/100
 		}
+		price *= 1 + rng.NormFloat64()*0.001
 		at := 1577836800000 + int64(i)*60_000
 		walk.Curve.Append(at, v)
 		walk.Exposure.mark(i, rng.IntN(10) < 3)
 		flat.Curve.Append(at, 0.00020002)
 		flat.Exposure.mark(i, false)
+		if i == 0 {
+			dust.Curve.Append(at, 10) // the peak, long gone
+		} else {
+			dust.Curve.Append(at, 0.0002+3e-8*price)
+		}
+		dust.Exposure.mark(i, false)
 	}
 	for _, curve := range []struct {
 		name string
 		res  *Result
-	}{{"walk", walk}, {"flat", flat}} {
+	}{{"walk", walk}, {"flat", flat}, {"dust", dust}} {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("curve=%s/goroutines=%d", curve.name, workers), func(b *testing.B) {
 				var written int64
