@@ -103,6 +103,12 @@ func benchMillion(b *testing.B, balances map[string]decimal.Decimal, check func(
 		}
 		check(res)
 	}
+	benchRuns(b, bars.Len(), run)
+}
+
+// benchRuns times run over a heap settled by it (settleHeap) and reports
+// bars/s and the allocations a bar, run replaying bars bars.
+func benchRuns(b *testing.B, bars int, run func()) {
 	settleHeap(run)
 	b.ReportAllocs()
 	var before, after runtime.MemStats
@@ -113,7 +119,7 @@ func benchMillion(b *testing.B, balances map[string]decimal.Decimal, check func(
 	}
 	b.StopTimer()
 	runtime.ReadMemStats(&after)
-	perBar := float64(bars.Len()) * float64(b.N)
+	perBar := float64(bars) * float64(b.N)
 	b.ReportMetric(perBar/b.Elapsed().Seconds(), "bars/s")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/perBar, "allocs/bar")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
@@ -265,17 +271,7 @@ func BenchmarkSMACrossDistinct(b *testing.B) {
 			// No fees: with the default 0.1% the balance wastes away over
 			// the first million bars and later bars place no order.
 			spec.Fill.MakerFee, spec.Fill.TakerFee = &decimal.Zero, &decimal.Zero
-			fills := -1
-			run := func() {
-				res, err := Run(b.Context(), spec)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if fills >= 0 && len(res.Fills) != fills {
-					b.Fatalf("%d fills, then %d", fills, len(res.Fills))
-				}
-				fills = len(res.Fills)
-			}
+			run, fills := sameFillsRun(b, spec)
 			if n <= 1_000_000 {
 				settleHeap(run)
 			}
@@ -301,7 +297,7 @@ func BenchmarkSMACrossDistinct(b *testing.B) {
 			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/perBar, "allocs/bar")
 			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
 			b.ReportMetric(dataPerBar, "data-B/bar")
-			b.ReportMetric(float64(fills), "fills")
+			b.ReportMetric(float64(*fills), "fills")
 			if kb := peakRSSKB(); kb > 0 {
 				b.ReportMetric(float64(kb)*1024/float64(n), "peak-B/bar")
 			}
@@ -320,34 +316,27 @@ func BenchmarkSMACrossSymbols(b *testing.B) {
 			spec := symbolsSpec(b, 1_000_000/k, k)
 			_, restore := RunMemory(0)
 			defer restore()
-			fills := -1
-			run := func() {
-				res, err := Run(b.Context(), spec)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if fills >= 0 && len(res.Fills) != fills {
-					b.Fatalf("%d fills, then %d", fills, len(res.Fills))
-				}
-				fills = len(res.Fills)
-			}
-			settleHeap(run)
-			b.ReportAllocs()
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			b.ResetTimer()
-			for b.Loop() {
-				run()
-			}
-			b.StopTimer()
-			runtime.ReadMemStats(&after)
-			perBar := float64(1_000_000/k*k) * float64(b.N)
-			b.ReportMetric(perBar/b.Elapsed().Seconds(), "bars/s")
-			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/perBar, "allocs/bar")
-			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
-			b.ReportMetric(float64(fills), "fills")
+			run, fills := sameFillsRun(b, spec)
+			benchRuns(b, 1_000_000/k*k, run)
+			b.ReportMetric(float64(*fills), "fills")
 		})
 	}
+}
+
+// sameFillsRun returns a function running spec that fails the benchmark
+// unless each run makes as many fills as the first, and the count.
+func sameFillsRun(b *testing.B, spec Spec) (run func(), fills *int) {
+	n := -1
+	return func() {
+		res, err := Run(b.Context(), spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n >= 0 && len(res.Fills) != n {
+			b.Fatalf("%d fills, then %d", n, len(res.Fills))
+		}
+		n = len(res.Fills)
+	}, &n
 }
 
 // symbolsSpec is millionSpec over k symbols of n distinct bars each (seeds

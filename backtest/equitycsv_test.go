@@ -116,16 +116,25 @@ func TestWriteEquityCSVAsCSV(t *testing.T) {
 	res := &Result{}
 	res.Curve.Append(0, math.Inf(1))
 	res.Curve.Append(60_000, math.NaN())
+	if err := asReference(res); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// asReference returns an error unless WriteEquityCSV writes res's curve
+// as equityCSVReference does.
+func asReference(res *Result) error {
 	var got, want bytes.Buffer
 	if err := WriteEquityCSV(&got, res); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if err := equityCSVReference(&want, res); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if got.String() != want.String() {
-		t.Fatalf("got %q, want %q", got.String(), want.String())
+		return fmt.Errorf("got  %q\nwant %q", got.String(), want.String())
 	}
+	return nil
 }
 
 // Signed zeros, negative values and their drawdowns print as the
@@ -143,15 +152,8 @@ func TestWriteEquityCSVSignedZeros(t *testing.T) {
 		for i, v := range vals {
 			res.Curve.Append(1577836800000+int64(i)*60_000, v)
 		}
-		var got, want bytes.Buffer
-		if err := WriteEquityCSV(&got, res); err != nil {
-			t.Fatal(err)
-		}
-		if err := equityCSVReference(&want, res); err != nil {
-			t.Fatal(err)
-		}
-		if got.String() != want.String() {
-			t.Fatalf("%v:\ngot  %q\nwant %q", vals, got.String(), want.String())
+		if err := asReference(res); err != nil {
+			t.Fatalf("%v:\n%v", vals, err)
 		}
 	}
 }

@@ -336,21 +336,25 @@ func (c *book) copyFrom(b *book) {
 func copyAverage(dst, src average) average {
 	switch src := src.(type) {
 	case *indicator.SMA:
-		d, ok := dst.(*indicator.SMA)
-		if !ok {
-			d = new(indicator.SMA)
-		}
-		src.CopyTo(d)
-		return d
+		return copyInto(dst, src)
 	case *indicator.EMA:
-		d, ok := dst.(*indicator.EMA)
-		if !ok {
-			d = new(indicator.EMA)
-		}
-		src.CopyTo(d)
-		return d
+		return copyInto(dst, src)
 	}
 	panic(fmt.Sprintf("smacross: no copy of a %T", src))
+}
+
+// copyInto is copyAverage for an average of type *T.
+func copyInto[T any, P interface {
+	*T
+	average
+	CopyTo(*T)
+}](dst average, src P) average {
+	d, ok := dst.(P)
+	if !ok {
+		d = new(T)
+	}
+	src.CopyTo(d)
+	return d
 }
 
 // advance is Skip over vals bar by bar, through the average interface:
