@@ -62,6 +62,9 @@ func TestFastPathSeveralSymbols(t *testing.T) {
 			s.Instances[0].Symbols, second.ID, second.Symbols = []string{"ETHBTC"}, "bench2", []string{"LTCBTC"}
 			s.Instances = append(s.Instances, second)
 		}, wantFills: 1653, wantSkipped: 33682},
+		{name: "a symbol no instance trades", symbols: 2, edit: func(t *testing.T, s *Spec) {
+			s.Instances[0].Symbols = []string{"LTCBTC"}
+		}, wantFills: 834, wantSkipped: 18_334},
 		{name: "ema, entry state", symbols: 2, edit: func(t *testing.T, s *Spec) {
 			s.Instances[0].Params = map[string]any{"fast": 5, "slow": 20, "ma": "ema", "entry": "state", "fraction": "0.3"}
 		}, wantFills: 2627, wantSkipped: 30580},
@@ -81,10 +84,7 @@ func TestFastPathSeveralSymbols(t *testing.T) {
 				v.edit(t, &spec)
 			}
 			a, skipped, stepped := countBothWays(t, spec)
-			bars := 0
-			for _, s := range spec.Data {
-				bars += s.Len()
-			}
+			bars := tradedBars(spec)
 			if skipped+stepped != bars {
 				t.Fatalf("fast: %d skipped + %d stepped, want %d bars", skipped, stepped, bars)
 			}
