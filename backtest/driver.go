@@ -217,42 +217,29 @@ func (d *driver) sampleRun(runs []strategy.Bars) {
 		d.peak = vals[j]
 	}
 	qf, pk := d.quoteF, d.peak // locals: vals could alias d, so d's would be read at every point
+	for j := range vals {
+		vals[j] = qf
+	}
 	if last < 0 {
 		// Flat: every point is the quote balance, so only the first can
 		// be a new peak.
-		for j := range vals {
-			vals[j] = qf
-		}
 		if qf > pk || n0 == 0 {
 			peak(0)
 		}
 	} else {
-		// The holdings before the last one held are summed into vals;
+		// The holdings before the last one held are added into vals;
 		// the last one's loop finishes each point and finds the peaks.
-		summed := false
 		for i := range last {
-			if !held(i) {
-				continue
-			}
-			q, closes := d.baseF[i], d.closesOf(runs[i])
-			if summed {
+			if held(i) {
+				q, closes := d.baseF[i], d.closesOf(runs[i])
 				for j, c := range closes {
 					vals[j] += q * c
 				}
-			} else {
-				for j, c := range closes {
-					vals[j] = qf + q*c
-				}
-				summed = true
 			}
 		}
 		q, closes := d.baseF[last], d.closesOf(runs[last])
 		for j, c := range closes {
-			v := qf
-			if summed {
-				v = vals[j]
-			}
-			v += q * c
+			v := vals[j] + q*c
 			vals[j] = v
 			if v > pk || n0+j == 0 {
 				peak(j)

@@ -22,10 +22,10 @@ import (
 // A million-bar run writes a million rows, so the rows are appended into
 // blocks of bytes that are written whole (no field needs CSV quoting:
 // times, numbers and booleans), a day's date is formatted once for all
-// its rows, a value equal to the row before's (the equity while no
+// its rows, a row whose texts are the row before's (the equity while no
 // position is held, about 70% of a smacross run's rows) is copied rather
 // than formatted again, and floats are formatted in integers
-// (appendFixed). The bytes are those encoding/csv wrote
+// (fixedScaled, appendScaled). The bytes are those encoding/csv wrote
 // (TestWriteEquityCSVAsCSV). A long curve's blocks are formatted on every
 // core (GOMAXPROCS) and written in order.
 func WriteEquityCSV(w io.Writer, res *Result) error {
@@ -169,8 +169,8 @@ func appendEquityRows(b []byte, c *curveRows, peak float64, lo, hi int) ([]byte,
 		repLen  int
 		repHeld bool
 		// [repLo, repHi] holds values of the row before's texts seen
-		// under the current peak, none zero (empty when repLo > repHi,
-		// never holding NaN): the text of a value, and of its drawdown
+		// under the current peak, none zero (empty when repLo > repHi;
+		// a NaN bound holds nothing): the text of a value, and of its drawdown
 		// from the same peak, move one way only as it grows, so a value
 		// between two of the same texts has them too.
 		repLo, repHi = math.Inf(1), math.Inf(-1)
@@ -457,19 +457,6 @@ func (l *lastFloat) append(b []byte) []byte {
 		return append(b, l.long...)
 	}
 	return append(b, l.text[:l.n]...)
-}
-
-// appendFixed appends v as strconv.AppendFloat(b, v, 'f', prec, 64) does
-// (prec at most 8, so m·10^prec fits 80 bits), exactly, in integers where it can: v is m·2^e, so
-// v·10^prec is the 128-bit product m·10^prec shifted by e, rounded half
-// to even as strconv rounds the exact value. Values of 1.8e11 and more,
-// and non-finite ones, go to strconv.
-func appendFixed(b []byte, v float64, prec int) []byte {
-	q, ok := fixedScaled(v, prec)
-	if !ok {
-		return strconv.AppendFloat(b, v, 'f', prec, 64)
-	}
-	return appendScaled(b, math.Signbit(v), q, prec)
 }
 
 // appendScaled appends the text of a float whose magnitude times 10^prec

@@ -241,6 +241,19 @@ func TestWriteEquityCSVFails(t *testing.T) {
 	}
 }
 
+// appendFixed appends v as strconv.AppendFloat(b, v, 'f', prec, 64) does
+// (prec at most 8, so m·10^prec fits 80 bits), exactly, in integers where it can: v is m·2^e, so
+// v·10^prec is the 128-bit product m·10^prec shifted by e, rounded half
+// to even as strconv rounds the exact value. Values of 1.8e11 and more,
+// and non-finite ones, go to strconv.
+func appendFixed(b []byte, v float64, prec int) []byte {
+	q, ok := fixedScaled(v, prec)
+	if !ok {
+		return strconv.AppendFloat(b, v, 'f', prec, 64)
+	}
+	return appendScaled(b, math.Signbit(v), q, prec)
+}
+
 // appendFixed writes what strconv writes: random values over many
 // magnitudes, exact ties at the last decimal, the edges of its integer
 // path and values it hands to strconv.

@@ -157,7 +157,7 @@ func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 // round is v to places decimals as its text of that many decimals reads
 // back: the float64 nearest the decimal strconv.FormatFloat(v, 'f',
 // places, 64) writes. That decimal is v·10^places rounded to an integer q
-// (fixedScaled, the digits appendFixed writes) over 10^places; with q
+// (fixedScaled, the digits appendScaled writes) over 10^places; with q
 // below 10^15 both are exact float64s and their quotient, rounded to the
 // nearest as ParseFloat rounds, is the same float64. Other values are
 // written and parsed.
