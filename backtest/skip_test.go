@@ -2,6 +2,7 @@ package backtest
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -275,5 +276,47 @@ func TestSkipCannotPlace(t *testing.T) {
 		if !errors.Is(err, strategy.ErrSkipping) {
 			t.Fatalf("Place from Skip: %v", err)
 		}
+	}
+}
+
+// offerRecorder takes every bar offered, as greedySkipper does, and
+// records how many each offer held.
+type offerRecorder struct {
+	*smacross.Strategy
+	offers *[]int
+}
+
+func (o offerRecorder) Skip(_ strategy.Context, _ strategy.Feed, bars strategy.Bars) int {
+	*o.offers = append(*o.offers, bars.Len())
+	return bars.Len()
+}
+
+// A long run of one symbol's bars is offered to the fast path in pieces
+// of 32,768, so that the run's progress (and equity.csv's stream) moves
+// on during it rather than once at its end: after the 30 bars of warm-up
+// and the first one traded, each piece is taken whole and the bar after
+// it steps through OnKline.
+func TestFastPathOneSymbolInPieces(t *testing.T) {
+	spec := symbolsSpec(t, 100_000, 1)
+	var offers []int
+	reg := strategy.NewRegistry()
+	reg.Register("smacross", func(cfg strategy.Config) (strategy.Strategy, error) {
+		s, err := smacross.New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return offerRecorder{Strategy: s.(*smacross.Strategy), offers: &offers}, nil
+	})
+	spec.Registry = reg
+	var progress []int
+	spec.Progress = func(done, total int) { progress = append(progress, done) }
+	if _, err := Run(t.Context(), spec); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{32768, 32768, 32768, 1662}; !slices.Equal(offers, want) {
+		t.Errorf("offers %v, want %v", offers, want)
+	}
+	if want := []int{32799, 32800, 65568, 98337, 100000, 100000}; !slices.Equal(progress, want) {
+		t.Errorf("progress %v, want %v", progress, want)
 	}
 }

@@ -194,13 +194,20 @@ func (r *Replay) nextSeries() (*Step, error) {
 // their next signal); a longer one is offered again from where it ended.
 const aheadCap = 4096
 
+// oneAheadCap is the most bars of one symbol's replay offered at once.
+// A strategy takes a long stretch in pieces this long at no cost worth
+// counting, and what follows each piece moves on meanwhile: a backtest's
+// progress, and its equity.csv, formatted on another core while the run
+// goes on rather than in one piece once it has ended.
+const oneAheadCap = 32 << 10
+
 // ahead returns what the loop may offer the strategies' fast path
 // (strategy.Runtime.SkipAll) once the replay is past its warm-up at a
 // fixed interval: each symbol's bars from its next one on, as many as
 // there are instants from here at which every symbol has a bar. One
-// symbol's are all its bars left; several symbols' are at most aheadCap
-// instants, and none when the next instant lacks one of them. The slices
-// are the replay's, valid until the next call.
+// symbol's are its bars left, at most oneAheadCap; several symbols' are
+// at most aheadCap instants, and none when the next instant lacks one of
+// them. The slices are the replay's, valid until the next call.
 func (r *Replay) ahead() ([]strategy.Feed, []strategy.Bars, bool) {
 	if !r.started || !r.live || r.durMs == 0 {
 		return nil, nil, false
@@ -211,7 +218,7 @@ func (r *Replay) ahead() ([]strategy.Feed, []strategy.Bars, bool) {
 	bars := r.runs[:len(r.times)]
 	if len(r.times) == 1 {
 		n := r.next[0]
-		bars[0] = strategy.NewBars(r.series[0], n, len(r.times[0]))
+		bars[0] = strategy.NewBars(r.series[0], n, min(n+oneAheadCap, len(r.times[0])))
 		return r.feeds, bars, n < len(r.times[0])
 	}
 	m := aheadCap
