@@ -231,13 +231,13 @@ func writePage(w io.Writer, p page, o HTMLOptions, static func() []chart) error 
 	} else if static != nil {
 		p.Static = static()
 	}
-	return pageTemplate.Execute(w, p)
+	return pageTemplate().Execute(w, p)
 }
 
 // section renders one named block of sectionTemplates.
 func section(name string, data any) (template.HTML, error) {
 	var b bytes.Buffer
-	if err := sectionTemplates.ExecuteTemplate(&b, name, data); err != nil {
+	if err := sectionTemplates().ExecuteTemplate(&b, name, data); err != nil {
 		return "", err
 	}
 	return template.HTML(b.String()), nil
