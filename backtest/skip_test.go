@@ -31,17 +31,25 @@ func (c countingSkipper) Skip(ctx strategy.Context, f strategy.Feed, bars strate
 	return n
 }
 
-// countingRegistry registers countingSkipper as smacross.
-func countingRegistry(skipped, stepped *int) *strategy.Registry {
+// smacrossAs is a registry whose smacross is wrap around the real one: a
+// test's strategy built on it.
+func smacrossAs(wrap func(*smacross.Strategy) strategy.Strategy) *strategy.Registry {
 	reg := strategy.NewRegistry()
 	reg.Register("smacross", func(cfg strategy.Config) (strategy.Strategy, error) {
 		s, err := smacross.New(cfg)
 		if err != nil {
 			return nil, err
 		}
-		return countingSkipper{Strategy: s.(*smacross.Strategy), skipped: skipped, stepped: stepped}, nil
+		return wrap(s.(*smacross.Strategy)), nil
 	})
 	return reg
+}
+
+// countingRegistry registers countingSkipper as smacross.
+func countingRegistry(skipped, stepped *int) *strategy.Registry {
+	return smacrossAs(func(s *smacross.Strategy) strategy.Strategy {
+		return countingSkipper{Strategy: s, skipped: skipped, stepped: stepped}
+	})
 }
 
 // countBothWays runs spec with the fast path and stepwise, smacross
@@ -215,15 +223,7 @@ func TestVerifyFastPath(t *testing.T) {
 	if err := VerifyFastPath(t.Context(), spec); err != nil {
 		t.Fatal(err)
 	}
-	reg := strategy.NewRegistry()
-	reg.Register("smacross", func(cfg strategy.Config) (strategy.Strategy, error) {
-		s, err := smacross.New(cfg)
-		if err != nil {
-			return nil, err
-		}
-		return greedySkipper{s.(*smacross.Strategy)}, nil
-	})
-	spec.Registry = reg
+	spec.Registry = smacrossAs(func(s *smacross.Strategy) strategy.Strategy { return greedySkipper{s} })
 	// The greedy Skip takes the first cross, whose buy the stepwise run
 	// makes: from the fill on, the stepwise equity moves with the price
 	// and the greedy run's stays at its starting 10,000.
@@ -255,15 +255,7 @@ func TestSkipCannotPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	var errs []error
-	reg := strategy.NewRegistry()
-	reg.Register("smacross", func(cfg strategy.Config) (strategy.Strategy, error) {
-		s, err := smacross.New(cfg)
-		if err != nil {
-			return nil, err
-		}
-		return placingSkipper{s.(*smacross.Strategy), &errs}, nil
-	})
-	spec.Registry = reg
+	spec.Registry = smacrossAs(func(s *smacross.Strategy) strategy.Strategy { return placingSkipper{s, &errs} })
 	got, err := Run(t.Context(), spec)
 	if err != nil {
 		t.Fatal(err)
@@ -299,15 +291,7 @@ func (o offerRecorder) Skip(_ strategy.Context, _ strategy.Feed, bars strategy.B
 func TestFastPathOneSymbolInPieces(t *testing.T) {
 	spec := symbolsSpec(t, 100_000, 1)
 	var offers []int
-	reg := strategy.NewRegistry()
-	reg.Register("smacross", func(cfg strategy.Config) (strategy.Strategy, error) {
-		s, err := smacross.New(cfg)
-		if err != nil {
-			return nil, err
-		}
-		return offerRecorder{Strategy: s.(*smacross.Strategy), offers: &offers}, nil
-	})
-	spec.Registry = reg
+	spec.Registry = smacrossAs(func(s *smacross.Strategy) strategy.Strategy { return offerRecorder{Strategy: s, offers: &offers} })
 	var progress []int
 	spec.Progress = func(done, total int) { progress = append(progress, done) }
 	if _, err := Run(t.Context(), spec); err != nil {

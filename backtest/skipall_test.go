@@ -125,15 +125,7 @@ func TestFastPathSeveralSymbolsNeedsCount(t *testing.T) {
 			t.Fatal(err)
 		}
 		var skipped int
-		reg := strategy.NewRegistry()
-		reg.Register("smacross", func(cfg strategy.Config) (strategy.Strategy, error) {
-			s, err := smacross.New(cfg)
-			if err != nil {
-				return nil, err
-			}
-			return skipperOnly{s: s.(*smacross.Strategy), skipped: &skipped}, nil
-		})
-		spec.Registry = reg
+		spec.Registry = smacrossAs(func(s *smacross.Strategy) strategy.Strategy { return skipperOnly{s: s, skipped: &skipped} })
 		got, err := Run(t.Context(), spec)
 		if err != nil {
 			t.Fatal(err)
@@ -161,15 +153,7 @@ func (s shortSkipper) Skip(ctx strategy.Context, f strategy.Feed, bars strategy.
 // counted stops its instance, naming the feed and both counts.
 func TestFastPathSkipShortOfCount(t *testing.T) {
 	spec := symbolsSpec(t, 2_000, 2)
-	reg := strategy.NewRegistry()
-	reg.Register("smacross", func(cfg strategy.Config) (strategy.Strategy, error) {
-		s, err := smacross.New(cfg)
-		if err != nil {
-			return nil, err
-		}
-		return shortSkipper{s.(*smacross.Strategy)}, nil
-	})
-	spec.Registry = reg
+	spec.Registry = smacrossAs(func(s *smacross.Strategy) strategy.Strategy { return shortSkipper{s} })
 	res, err := Run(t.Context(), spec)
 	if err != nil {
 		t.Fatal(err)
