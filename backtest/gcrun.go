@@ -93,7 +93,9 @@ func runGCPercent(live int64) int {
 // few megabytes of garbage at most, which then count as live (raising the
 // limit by twice that), where a collection would cost the command a
 // millisecond. Bars read onto the heap are collected first, as their
-// reading's garbage is about their size.
+// reading's garbage is about their size (when some of a run's symbols are
+// mapped and others were just read, that garbage counts as live too, and
+// the limit is that much looser).
 //
 // With GOGC or GOMEMLIMIT in the environment it changes nothing: the
 // user's settings win. Library code leaves the setting to programs; sweeps
