@@ -241,11 +241,10 @@ func TestWriteEquityCSVFails(t *testing.T) {
 	}
 }
 
-// appendFixed appends v as strconv.AppendFloat(b, v, 'f', prec, 64) does
-// (prec at most 8, so m·10^prec fits 80 bits), exactly, in integers where it can: v is m·2^e, so
-// v·10^prec is the 128-bit product m·10^prec shifted by e, rounded half
-// to even as strconv rounds the exact value. Values of 1.8e11 and more,
-// and non-finite ones, go to strconv.
+// appendFixed appends v as strconv.AppendFloat(b, v, 'f', prec, 64)
+// does, through fixedScaled and appendScaled where they apply (prec at
+// most 8, v finite and below 1.8e11), else through strconv: the pair the
+// writers use, held to strconv by the tests below.
 func appendFixed(b []byte, v float64, prec int) []byte {
 	q, ok := fixedScaled(v, prec)
 	if !ok {

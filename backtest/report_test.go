@@ -152,7 +152,7 @@ func TestRound(t *testing.T) {
 			t.Fatalf("round(NaN, %d) = %v", places, got)
 		}
 	}
-	for _, places := range []int{9, 12, 17} { // past appendFixed's: strconv's text
+	for _, places := range []int{9, 12, 17} { // past fixedScaled's 8: strconv's text
 		for _, v := range vals[:1000] {
 			if got, want := round(v, places), roundReference(v, places); math.Float64bits(got) != math.Float64bits(want) {
 				t.Fatalf("round(%v, %d) = %v, want %v", v, places, got, want)
