@@ -13,6 +13,8 @@ type OrderEvent struct {
 // the two paths carry the same information.
 type EventSource interface {
 	// DrainEvents appends the events since the last call to dst, oldest
-	// first, and returns the extended slice.
+	// first, and returns the extended slice. The events' Trades are the
+	// source's, valid until the next call, which may reuse them for the
+	// trades of later events: copy what is kept.
 	DrainEvents(dst []OrderEvent) []OrderEvent
 }

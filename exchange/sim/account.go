@@ -51,6 +51,11 @@ type account struct {
 	trimAt    int // history length that triggers the next trim
 	trades    []exchange.OwnTrade
 	events    []event // undrained order events, oldest first
+	// evTrades holds the trades of the undrained events (takeTrades),
+	// drained the trades the last drain handed out: valid until the next
+	// drain (exchange.EventSource), which hands evTrades out and reuses
+	// drained for the events after it.
+	evTrades, drained []exchange.OwnTrade
 	tokDeduct bool
 	kyc       string // KYC level, "1" to "4"; empty reads as "1"
 	budget    *exchange.Budget

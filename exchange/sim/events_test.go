@@ -102,3 +102,42 @@ func takeLadder(t *testing.T, taker *Port, prices []int64, prefix string) *Port 
 	require.NoError(t, err)
 	return maker
 }
+
+// An event's trades are the exchange's until the next drain: those of the
+// first drain are intact while the second fill happens, and the third
+// drain's trades are back in the first one's storage. Discarded events
+// leave no trades behind.
+func TestEventTradesLiveUntilTheNextDrain(t *testing.T) {
+	t.Parallel()
+	p, ctx := fundedPort(t, Options{MarketFill: Immediate})
+	buy := func() {
+		t.Helper()
+		_, err := p.PlaceOrder(ctx, exchange.NewOrder{Symbol: "BTCUSDT", Side: exchange.SideBuy, Type: exchange.TypeMarket,
+			Quantity: decimal.RequireFromString("0.01")})
+		require.NoError(t, err)
+	}
+	drain := func() []exchange.OwnTrade {
+		t.Helper()
+		ev := p.DrainEvents(nil)
+		require.Len(t, ev, 1)
+		require.Len(t, ev[0].Trades, 1)
+		return ev[0].Trades
+	}
+	buy()
+	first := drain()
+	buy()
+	require.Equal(t, "1", first[0].ID, "the first drain's trade, after the second fill")
+	second := drain()
+	buy()
+	require.Equal(t, "2", second[0].ID, "the second drain's trade, after the third fill")
+	third := drain()
+	require.Equal(t, "3", third[0].ID)
+	require.Same(t, &first[0], &third[0], "the third drain's trade is not in the first one's storage")
+
+	buy()
+	p.DiscardEvents()
+	a, _ := p.account()
+	require.Empty(t, a.evTrades, "trades of discarded events kept")
+	buy()
+	require.Equal(t, "5", drain()[0].ID)
+}

@@ -632,36 +632,27 @@ func (x *Exchange) trade(u ownTrade) *exchange.OwnTrade {
 	return &u.o.acct.trades[u.i]
 }
 
-// tradeBlock is how many trades of events one allocation holds (64
-// trades are about 12 KiB).
-const tradeBlock = 64
-
 // takeTrades removes o's unreported trades and returns them, in their
-// order. There are only the trades of the call in progress: every order
-// that fills is flushed before the exchange's lock is released.
+// order, from its account's storage of events' trades (account.evTrades).
+// There are only the trades of the call in progress: every order that
+// fills is flushed before the exchange's lock is released.
 func (x *Exchange) takeTrades(o *order) []exchange.OwnTrade {
-	n := 0
-	for i := range x.unreported {
-		if x.unreported[i].o == o {
-			n++
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	// Events' trades are cut from blocks (capacity capped, so no append
-	// reaches a neighbour's): one allocation serves many events.
-	if cap(x.tradeBlock)-len(x.tradeBlock) < n {
-		x.tradeBlock = make([]exchange.OwnTrade, 0, max(tradeBlock, n))
-	}
-	k := len(x.tradeBlock)
-	out := x.tradeBlock[k : k : k+n]
-	x.tradeBlock = x.tradeBlock[:k+n]
-	kept := x.unreported[:0]
+	a := o.acct
+	k := len(a.evTrades)
 	for _, u := range x.unreported {
 		if u.o == o {
-			out = append(out, *x.trade(u))
-		} else {
+			a.evTrades = append(a.evTrades, *x.trade(u))
+		}
+	}
+	if len(a.evTrades) == k {
+		return nil
+	}
+	// Capped, so that no append reaches the next event's. Growing the
+	// storage leaves earlier events' trades where they are.
+	out := a.evTrades[k:len(a.evTrades):len(a.evTrades)]
+	kept := x.unreported[:0]
+	for _, u := range x.unreported {
+		if u.o != o {
 			kept = append(kept, u)
 		}
 	}

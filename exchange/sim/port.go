@@ -427,6 +427,10 @@ func (p *Port) DrainEvents(dst []exchange.OrderEvent) []exchange.OrderEvent {
 	p.x.queued.Add(-int64(len(a.events)))
 	clear(a.events)
 	a.events = a.events[:0]
+	// The trades handed out now stay until the next drain; those of the
+	// last one are free for the events to come.
+	clear(a.drained) // no stale strings or numbers kept alive
+	a.evTrades, a.drained = a.drained[:0], a.evTrades
 	return dst
 }
 

@@ -145,8 +145,6 @@ type Exchange struct {
 	// dropped holds unreported trades their account's list no longer
 	// keeps (dropTrades).
 	dropped []exchange.OwnTrade
-	// tradeBlock is where events' trade lists come from (takeTrades).
-	tradeBlock []exchange.OwnTrade
 	// orderIDs and tradeIDs write the numbers' text (orders with a
 	// client id of their own, trades).
 	orderIDs, tradeIDs idText

@@ -81,5 +81,7 @@ func (p *Port) DiscardEvents() {
 		p.x.queued.Add(-int64(len(a.events)))
 		clear(a.events)
 		a.events = a.events[:0]
+		clear(a.evTrades) // the dropped events' trades: never handed out
+		a.evTrades = a.evTrades[:0]
 	}
 }
