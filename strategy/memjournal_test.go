@@ -159,3 +159,47 @@ func TestMemoryJournalRepeatedIntent(t *testing.T) {
 		t.Errorf("acknowledging d: %v", err)
 	}
 }
+
+// TestMemoryJournalIntentsAcrossBlocks: intents recorded over several of
+// the list's blocks are each found again by id, the first and last of
+// every block included: a repeat is refused, an acknowledgement marks the
+// one intent it names (so refusing it is an error, refusing its
+// neighbours is not).
+func TestMemoryJournalIntentsAcrossBlocks(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	j := NewMemoryJournal()
+	const n = 2*intentBlock + 500
+	id := func(i int) string { return "o" + strconv.Itoa(i) }
+	for i := range n {
+		if created, err := j.RecordIntent(ctx, Intent{ClientOrderID: id(i)}); !created || err != nil {
+			t.Fatalf("%s: created %v, %v", id(i), created, err)
+		}
+	}
+	if got := len(j.intentRecs.blocks); got != 3 {
+		t.Fatalf("%d intents in %d blocks, want 3", n, got)
+	}
+	edges := []int{0, intentBlock - 1, intentBlock, 2*intentBlock - 1, 2 * intentBlock, n - 1}
+	for _, i := range edges {
+		if created, err := j.RecordIntent(ctx, Intent{ClientOrderID: id(i)}); created || err != nil {
+			t.Fatalf("repeated %s: created %v, %v", id(i), created, err)
+		}
+		if err := j.RecordAck(ctx, id(i), strconv.Itoa(i), time.Time{}); err != nil {
+			t.Fatalf("acknowledging %s: %v", id(i), err)
+		}
+	}
+	for _, i := range edges {
+		want := "strategy: refusal of " + id(i) + ": the exchange acknowledged this order"
+		if err := j.RecordRefused(ctx, id(i), errors.New("no")); err == nil || err.Error() != want {
+			t.Errorf("refusing the acknowledged %s: %v", id(i), err)
+		}
+	}
+	for _, i := range []int{1, intentBlock - 2, intentBlock + 1, n - 2} {
+		if err := j.RecordRefused(ctx, id(i), errors.New("no "+id(i))); err != nil {
+			t.Errorf("refusing %s: %v", id(i), err)
+		}
+		if got := j.Refused(id(i)); got != "no "+id(i) {
+			t.Errorf("%s refused for %q", id(i), got)
+		}
+	}
+}
