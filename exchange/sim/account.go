@@ -47,18 +47,18 @@ type account struct {
 	open   map[string]*order // open orders by client order id (a generated one: see openAuto)
 	// history is every order in placement order, which is the order of
 	// their numbers (see order; Options.HistoryRetention trims it).
-	history   []*order
-	trimAt    int // history length that triggers the next trim
-	trades    []exchange.OwnTrade
-	events    []event // undrained order events, oldest first
+	history []*order
+	trimAt  int // history length that triggers the next trim
+	trades  []exchange.OwnTrade
+	events  []event // undrained order events, oldest first
 	// evTrades holds the trades of the undrained events (takeTrades),
 	// drained the trades the last drain handed out: valid until the next
 	// drain (exchange.EventSource), which hands evTrades out and reuses
 	// drained for the events after it.
 	evTrades, drained []exchange.OwnTrade
-	tokDeduct bool
-	kyc       string // KYC level, "1" to "4"; empty reads as "1"
-	budget    *exchange.Budget
+	tokDeduct         bool
+	kyc               string // KYC level, "1" to "4"; empty reads as "1"
+	budget            *exchange.Budget
 	// pairM is the market whose base and quote balances pairBase and
 	// pairQuote are (pair): a fill reads three balances of two assets,
 	// and a look-up in balances hashes the asset's name each time.
