@@ -639,20 +639,11 @@ func (x *Exchange) trade(u ownTrade) *exchange.OwnTrade {
 func (x *Exchange) takeTrades(o *order) []exchange.OwnTrade {
 	a := o.acct
 	k := len(a.evTrades)
+	kept := x.unreported[:0]
 	for _, u := range x.unreported {
 		if u.o == o {
 			a.evTrades = append(a.evTrades, *x.trade(u))
-		}
-	}
-	if len(a.evTrades) == k {
-		return nil
-	}
-	// Capped, so that no append reaches the next event's. Growing the
-	// storage leaves earlier events' trades where they are.
-	out := a.evTrades[k:len(a.evTrades):len(a.evTrades)]
-	kept := x.unreported[:0]
-	for _, u := range x.unreported {
-		if u.o != o {
+		} else {
 			kept = append(kept, u)
 		}
 	}
@@ -662,5 +653,10 @@ func (x *Exchange) takeTrades(o *order) []exchange.OwnTrade {
 		clear(x.dropped)
 		x.dropped = x.dropped[:0]
 	}
-	return out
+	if len(a.evTrades) == k {
+		return nil
+	}
+	// Capped, so that no append reaches the next event's. Growing the
+	// storage leaves earlier events' trades where they are.
+	return a.evTrades[k:len(a.evTrades):len(a.evTrades)]
 }
