@@ -413,12 +413,12 @@ func floorDiv(a, b int64) int64 {
 type lastFloat struct {
 	bits uint64
 	ok   bool // set once
-	// q, neg and prec are the scaled magnitude, sign and decimals the
-	// text was written from, when scaled (fixedScaled could scale v).
+	// q and neg are the scaled magnitude and sign the text was written
+	// from, when scaled (fixedScaled could scale v). A lastFloat is set
+	// with one prec throughout, as its bits alone decide at first.
 	scaled bool
 	q      uint64
 	neg    bool
-	prec   int
 	n      int
 	text   [textMax]byte
 	long   []byte
@@ -433,10 +433,10 @@ func (l *lastFloat) set(v float64, prec int) bool {
 	q, scaled := fixedScaled(v, prec)
 	neg := bits>>63 != 0
 	l.bits = bits
-	if scaled && l.ok && l.scaled && q == l.q && neg == l.neg && prec == l.prec {
+	if scaled && l.ok && l.scaled && q == l.q && neg == l.neg {
 		return false // other bits, the same text
 	}
-	l.ok, l.scaled, l.q, l.neg, l.prec = true, scaled, q, neg, prec
+	l.ok, l.scaled, l.q, l.neg = true, scaled, q, neg
 	var t []byte
 	if scaled {
 		t = appendScaled(l.text[:0], neg, q, prec)
