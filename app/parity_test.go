@@ -223,7 +223,7 @@ func checkParity(t *testing.T, strats string) *backtest.Result {
 		t.Fatal(err)
 	}
 	var btFills []string
-	for _, f := range res.Fills {
+	for _, f := range res.Fills.All() {
 		btFills = append(btFills, fillLine(f.Symbol, f.IsBuyer, f.Price, f.Qty, f.QuoteQty, f.Commission, f.CommissionAsset, f.Time))
 	}
 	sort.Strings(btFills)
@@ -303,7 +303,7 @@ func checkParity(t *testing.T, strats string) *backtest.Result {
 		}
 	}
 	var btReasons []string
-	for _, f := range res.Fills {
+	for _, f := range res.Fills.All() {
 		if !f.IsBuyer {
 			btReasons = append(btReasons, f.Time.UTC().Format(time.RFC3339)+" "+orDefault(exitReasonOf(res, f.ClientOrderID)))
 		}
@@ -338,7 +338,7 @@ func checkParity(t *testing.T, strats string) *backtest.Result {
 // exitReasonOf is the reason of the trade a backtest's sell closed, "" for
 // a sell that did not close one.
 func exitReasonOf(res *backtest.Result, cid string) string {
-	for _, f := range res.Fills {
+	for _, f := range res.Fills.All() {
 		if f.ClientOrderID != cid {
 			continue
 		}
@@ -447,12 +447,12 @@ func TestParityWithLimitExits(t *testing.T) {
 	exits := "fraction: 0.5}, exits: {stop_loss: 2%, take_profit: 2%, max_hold: 5h"
 	market := checkParity(t, strings.Replace(parityStrategies, "fraction: 0.5}", exits+"}", 1))
 	limit := checkParity(t, strings.Replace(parityStrategies, "fraction: 0.5}", exits+", order: limit}", 1))
-	if len(limit.Fills) != len(market.Fills) || len(limit.Fills) == 0 {
-		t.Fatalf("%d fills with limit exits, %d with market ones", len(limit.Fills), len(market.Fills))
+	if limit.Fills.Len() != market.Fills.Len() || limit.Fills.Len() == 0 {
+		t.Fatalf("%d fills with limit exits, %d with market ones", limit.Fills.Len(), market.Fills.Len())
 	}
 	sells := 0
-	for i, f := range limit.Fills {
-		m := market.Fills[i]
+	for i, f := range limit.Fills.All() {
+		m := market.Fills.At(i)
 		if !f.Time.Equal(m.Time) || f.IsBuyer != m.IsBuyer {
 			t.Fatalf("fill %d: %s buyer=%t with limit exits, %s buyer=%t with market ones", i, f.Time, f.IsBuyer, m.Time, m.IsBuyer)
 		}

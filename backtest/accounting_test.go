@@ -80,7 +80,7 @@ func TestQuoteFeesBuyWithinTheFunds(t *testing.T) {
 	if r := res.Metrics.Rejected; len(r) != 1 || r["balance"] != 1 {
 		t.Errorf("orders_rejected %v, want balance: 1", r)
 	}
-	if len(res.Fills) != 0 || res.Balances["USDT"].String() != "100" {
+	if res.Fills.Len() != 0 || res.Balances["USDT"].String() != "100" {
 		t.Errorf("fills %s, balances %v", fillText(res.Fills), res.Balances)
 	}
 }

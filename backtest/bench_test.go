@@ -66,8 +66,8 @@ func tiled(tb testing.TB, n int) *marketdata.Series {
 // this benchmark runs alone: -bench SMACrossMillion).
 func BenchmarkSMACrossMillionBars(b *testing.B) {
 	benchMillion(b, nil, func(res *Result) {
-		if len(res.Fills) != 15_154 {
-			b.Fatalf("%d fills, want 15,154", len(res.Fills))
+		if res.Fills.Len() != 15_154 {
+			b.Fatalf("%d fills, want 15,154", res.Fills.Len())
 		}
 	})
 	if kb := peakRSSKB(); kb > 0 {
@@ -81,8 +81,8 @@ func BenchmarkSMACrossMillionBars(b *testing.B) {
 // cost of the orders.
 func BenchmarkMillionBarsNoOrders(b *testing.B) {
 	benchMillion(b, map[string]decimal.Decimal{"BTC": decimal.RequireFromString("0.00000001")}, func(res *Result) {
-		if len(res.Fills) != 0 {
-			b.Fatalf("%d fills, want none", len(res.Fills))
+		if res.Fills.Len() != 0 {
+			b.Fatalf("%d fills, want none", res.Fills.Len())
 		}
 	})
 }
@@ -332,10 +332,10 @@ func sameFillsRun(b *testing.B, spec Spec) (run func(), fills *int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if n >= 0 && len(res.Fills) != n {
-			b.Fatalf("%d fills, then %d", n, len(res.Fills))
+		if n >= 0 && res.Fills.Len() != n {
+			b.Fatalf("%d fills, then %d", n, res.Fills.Len())
 		}
-		n = len(res.Fills)
+		n = res.Fills.Len()
 	}, &n
 }
 

@@ -394,7 +394,7 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 		cin := in // in takes the trades' part meanwhile
 		wg.Go(func() { curve = curveMetrics(cin) })
 	}
-	fills := d.journal.Fills(0)
+	fills := fillsOf(d.journal.FillBlocks())
 	res := &Result{Curve: d.curve, Exact: d.exact, Exposure: d.exposure, Fills: fills, Balances: bal, BuyHold: map[string][2]decimal.Decimal{},
 		Stopped: stopped(d.rt.Instances()), Locks: d.journal.Locks()}
 	res.Trades, in.Fees, in.Volume = d.roundTrips(fills)
@@ -417,10 +417,10 @@ func (d *driver) result(ctx context.Context) (*Result, error) {
 // roundTrips folds the fills into round trips (RoundTrips' folding, fed
 // straight from the fills rather than through FillRecords) and sums the
 // fees, valued in the quote asset, and the volume traded.
-func (d *driver) roundTrips(fills []Fill) (trades []Trade, fees, volume decimal.Decimal) {
+func (d *driver) roundTrips(fills Fills) (trades []Trade, fees, volume decimal.Decimal) {
 	sells := 0
-	for i := range fills {
-		if !fills[i].IsBuyer {
+	for _, f := range fills.All() {
+		if !f.IsBuyer {
 			sells++
 		}
 	}
@@ -430,8 +430,7 @@ func (d *driver) roundTrips(fills []Fill) (trades []Trade, fees, volume decimal.
 		steps[i] = termOf(decimal.New(1, -d.rules[i].QtyScale()))
 	}
 	var feeSum, volSum decSum
-	for i := range fills {
-		f := &fills[i]
+	for _, f := range fills.All() {
 		ri := d.rule(f.Symbol)
 		r := &d.rules[ri]
 		tf := tripFill{instance: f.Instance, symbol: f.Symbol, buy: f.IsBuyer, time: f.Time,

@@ -86,7 +86,7 @@ type Result struct {
 	// Exposure marks the curve points at which a position was held.
 	Exposure Exposure
 	Trades   []Trade
-	Fills    []Fill
+	Fills    Fills
 	// Balances is the account at the end, as the simulated exchange holds it.
 	Balances map[string]decimal.Decimal
 	// BuyHold is each symbol's first and last close over the trading bars.

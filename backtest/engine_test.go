@@ -109,9 +109,9 @@ func curveText(c Curve) string {
 	return strings.Join(parts, " ")
 }
 
-func fillText(fs []Fill) string {
-	parts := make([]string, len(fs))
-	for i, f := range fs {
+func fillText(fs Fills) string {
+	parts := make([]string, fs.Len())
+	for i, f := range fs.All() {
 		side := "S"
 		if f.IsBuyer {
 			side = "B"
@@ -177,7 +177,7 @@ func TestNoLookAhead(t *testing.T) {
 	if got := strings.Join(s.log, "|"); got != want {
 		t.Errorf("seen\n got %s\nwant %s", got, want)
 	}
-	if len(res.Fills) != 1 || res.Fills[0].Price.String() != "104" || !res.Fills[0].Time.Equal(t0.Add(2*time.Hour)) {
+	if res.Fills.Len() != 1 || res.Fills.At(0).Price.String() != "104" || !res.Fills.At(0).Time.Equal(t0.Add(2*time.Hour)) {
 		t.Errorf("fills %s", fillText(res.Fills))
 	}
 }
@@ -244,7 +244,7 @@ func TestSlippage(t *testing.T) {
 	res := runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
 		Fill: FillModel{SlippageBps: dec("50")}})
-	if len(res.Fills) != 1 || res.Fills[0].Price.String() != "102.51" {
+	if res.Fills.Len() != 1 || res.Fills.At(0).Price.String() != "102.51" {
 		t.Errorf("fills %s", fillText(res.Fills))
 	}
 	// Three ticks of 0.01 on top: 102.54; a sell at the next open, 104,
@@ -254,7 +254,7 @@ func TestSlippage(t *testing.T) {
 	res = runScript(t, s, Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": fourBars}),
 		Symbols: []exchange.SymbolInfo{rulesFor("BTCUSDT", "BTC")}, Balances: map[string]decimal.Decimal{"USDT": dec("1000")},
 		Fill: FillModel{SlippageBps: dec("50"), SlippageTicks: 3}})
-	if len(res.Fills) != 2 || res.Fills[0].Price.String() != "102.54" || res.Fills[1].Price.String() != "103.45" {
+	if res.Fills.Len() != 2 || res.Fills.At(0).Price.String() != "102.54" || res.Fills.At(1).Price.String() != "103.45" {
 		t.Errorf("fills %s", fillText(res.Fills))
 	}
 }
@@ -272,8 +272,8 @@ func TestRejectionsByRule(t *testing.T) {
 	if got := strings.Join(s.errs, ","); got != "min-amount,precision" {
 		t.Errorf("rejections %q", got)
 	}
-	if r := res.Metrics.Rejected; r["min-amount"] != 1 || r["precision"] != 1 || len(res.Fills) != 0 {
-		t.Errorf("metrics rejected %v, fills %d", r, len(res.Fills))
+	if r := res.Metrics.Rejected; r["min-amount"] != 1 || r["precision"] != 1 || res.Fills.Len() != 0 {
+		t.Errorf("metrics rejected %v, fills %d", r, res.Fills.Len())
 	}
 }
 
@@ -374,8 +374,8 @@ func TestKillSwitchCancelsAndRefuses(t *testing.T) {
 	if got := strings.Join(s.errs, ","); got != "kill-switch" {
 		t.Errorf("refusals %q, want kill-switch", got)
 	}
-	if len(res.Fills) != 0 || res.Metrics.Rejected["kill-switch"] != 1 {
-		t.Errorf("fills %d, rejected %v", len(res.Fills), res.Metrics.Rejected)
+	if res.Fills.Len() != 0 || res.Metrics.Rejected["kill-switch"] != 1 {
+		t.Errorf("fills %d, rejected %v", res.Fills.Len(), res.Metrics.Rejected)
 	}
 	// The resting buy was cancelled: its 50 USDT are free again.
 	if got := res.Balances["USDT"].String(); got != "1000" {
@@ -402,7 +402,7 @@ func TestSelfTradeAndSTPMode(t *testing.T) {
 	if got := fillText(res.Fills); got != want {
 		t.Errorf("fills\n got %s\nwant %s", got, want)
 	}
-	for _, f := range res.Fills {
+	for _, f := range res.Fills.All() {
 		if !f.IsSelfTrade {
 			t.Errorf("fill %s not flagged as a self-trade", f.ID)
 		}

@@ -112,7 +112,7 @@ func TestEquityStreamSameBytes(t *testing.T) {
 			res, got, werr, early, err := streamRun(t, t.Context(), c.spec, c.every, nil)
 			require.NoError(t, err)
 			require.NoError(t, werr)
-			require.Equal(t, c.fills, len(res.Fills))
+			require.Equal(t, c.fills, res.Fills.Len())
 			var want bytes.Buffer
 			require.NoError(t, WriteEquityCSV(&want, res))
 			require.Equal(t, c.lines, strings.Count(want.String(), "\n"))

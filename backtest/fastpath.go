@@ -46,7 +46,7 @@ func sameResults(a, b *Result) error {
 		name string
 		a, b any
 	}{
-		{"fills", a.Fills, b.Fills}, {"trades", a.Trades, b.Trades}, {"metrics", a.Metrics, b.Metrics},
+		{"fills", a.Fills.Slice(), b.Fills.Slice()}, {"trades", a.Trades, b.Trades}, {"metrics", a.Metrics, b.Metrics},
 		{"exact equity values", a.Exact, b.Exact}, {"exposure", a.Exposure, b.Exposure},
 		{"balances", a.Balances, b.Balances}, {"buy-and-hold prices", a.BuyHold, b.BuyHold},
 		{"stopped instances", a.Stopped, b.Stopped}, {"protection locks", a.Locks, b.Locks},

@@ -103,7 +103,7 @@ func roundTo(v float64, places int) float64 {
 
 // candleChart is a symbol's price chart: candles merged to at most
 // maxCandles, volume, the series the strategies plot and the fills.
-func candleChart(sym string, bars []exchange.Kline, places int32, plots []strategy.PlotSeries, fills []Fill, trades []Trade, quote string) jsChart {
+func candleChart(sym string, bars []exchange.Kline, places int32, plots []strategy.PlotSeries, fills Fills, trades []Trade, quote string) jsChart {
 	per := (len(bars) + maxCandles - 1) / maxCandles
 	per = max(per, 1)
 	c := jsChart{ID: "chart-price-" + sym, Height: 420, Title: sym}
@@ -156,7 +156,7 @@ func candleChart(sym string, bars []exchange.Kline, places int32, plots []strate
 			pnl[closing{t.Instance, t.ExitTime.UnixMilli()}] = t
 		}
 	}
-	for _, f := range fills {
+	for _, f := range fills.All() {
 		if f.Symbol != sym || len(starts) == 0 {
 			continue
 		}

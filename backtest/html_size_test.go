@@ -33,11 +33,13 @@ func TestMillionBarReportSize(t *testing.T) {
 		res.Curve.Append(o.Add(time.Minute).UnixMilli(), 10000+p/10)
 	}
 	res.BuyHold["BTCUSDT"] = [2]decimal.Decimal{bars[0].Close, bars[n-1].Close}
+	fills := make([]Fill, 0, 20_000)
 	for i := 0; i < 20_000; i++ {
 		k := bars[i*n/20_000]
-		res.Fills = append(res.Fills, Fill{Instance: "x", OwnTrade: exchange.OwnTrade{Symbol: "BTCUSDT", Price: k.Close, Qty: decimal.RequireFromString("0.01"),
+		fills = append(fills, Fill{Instance: "x", OwnTrade: exchange.OwnTrade{Symbol: "BTCUSDT", Price: k.Close, Qty: decimal.RequireFromString("0.01"),
 			QuoteQty: k.Close.Div(decimal.NewFromInt(100)), Commission: decimal.RequireFromString("0.01"), CommissionAsset: "USDT", Time: k.CloseTime, IsBuyer: i%2 == 0}})
 	}
+	res.Fills = fillsOf([][]Fill{fills})
 	s := Spec{Data: seriesOf(t, map[string][]exchange.Kline{"BTCUSDT": bars}), Registry: strategies.NewRegistry(), Interval: "1m",
 		Instances: []strategy.Config{{Name: "smacross", ID: "x", Symbols: []string{"BTCUSDT"}, Interval: "1m", Params: map[string]any{"fast": 10, "slow": 30}}}}
 	rep := NewReport("x (smacross)", s, res)

@@ -180,7 +180,7 @@ type chart struct {
 }
 
 // priceChart plots a symbol's closes with its fills as markers.
-func priceChart(sym string, bars []exchange.Kline, fills []Fill) chart {
+func priceChart(sym string, bars []exchange.Kline, fills Fills) chart {
 	s := series{t: make([]time.Time, len(bars)), v: make([]float64, len(bars))}
 	for i, k := range bars {
 		s.t[i], s.v[i] = k.CloseTime.Add(time.Millisecond), k.Close.InexactFloat64() // the close instant
@@ -189,7 +189,7 @@ func priceChart(sym string, bars []exchange.Kline, fills []Fill) chart {
 	a := fitAxes(r)
 	c := chart{ID: "price-" + sym, Title: sym + " close with buys and sells", Lines: []line{{"price", a.polyline(r)}},
 		Grid: a.gridLines(), Times: a.timeTicks(), Empty: len(bars) == 0}
-	for _, f := range fills {
+	for _, f := range fills.All() {
 		if f.Symbol != sym {
 			continue
 		}

@@ -101,7 +101,7 @@ func instanceRows(s Spec, res *Result, quote string) []groupRow {
 		}
 		r := groupStats(in.ID, in.Name+" on "+strings.Join(in.Symbols, ", "), ts, quote)
 		var vol decimal.Decimal
-		for _, f := range res.Fills {
+		for _, f := range res.Fills.All() {
 			if f.Instance == in.ID {
 				r.Fills++
 				vol = vol.Add(f.QuoteQty)
@@ -126,7 +126,7 @@ func symbolRows(syms []string, res *Result, quote string) []groupRow {
 		}
 		r := groupStats(sym, "", ts, quote)
 		var vol decimal.Decimal
-		for _, f := range res.Fills {
+		for _, f := range res.Fills.All() {
 			if f.Symbol == sym {
 				r.Fills++
 				vol = vol.Add(f.QuoteQty)

@@ -38,7 +38,7 @@ func TestSharedSymbolTradesPerInstance(t *testing.T) {
 	sells := map[string]map[int64]bool{}
 	var pnl, fees decimal.Decimal
 	count := map[string]int{}
-	for _, f := range res.Fills {
+	for _, f := range res.Fills.All() {
 		if !f.IsBuyer {
 			if sells[f.Instance] == nil {
 				sells[f.Instance] = map[int64]bool{}
@@ -156,7 +156,7 @@ func TestFillHoverNamesItsInstancesTrade(t *testing.T) {
 		{Instance: "a", Symbol: "BTCUSDT", ExitTime: t0.Add(30 * time.Minute), PnL: dec("5"), ReturnPct: 5, ExitReason: "signal"},
 		{Instance: "b", Symbol: "BTCUSDT", ExitTime: t0.Add(30 * time.Minute), PnL: dec("-3"), ReturnPct: -3, ExitReason: "stop_loss"},
 	}
-	c := candleChart("BTCUSDT", bars, 2, nil, []Fill{sell("a"), sell("b")}, trades, "USDT")
+	c := candleChart("BTCUSDT", bars, 2, nil, fillsOf([][]Fill{{sell("a"), sell("b")}}), trades, "USDT")
 	want := []string{
 		"2024-01-01 00:30 sell 1 @ 100.00, fee 0.1 USDT (a); trade PnL 5.00 USDT (5.00%); exit: signal",
 		"2024-01-01 00:30 sell 1 @ 100.00, fee 0.1 USDT (b); trade PnL -3.00 USDT (-3.00%); exit: stop_loss",

@@ -71,7 +71,7 @@ func TestSmacrossAllInWithQuoteFeesSizesDown(t *testing.T) {
 func TestSmacrossQuantityWithQuoteFeesRefusedByTheGate(t *testing.T) {
 	t.Parallel()
 	res := quoteFeeRun(t, `{fast: 2, slow: 3, quantity: 9.09}`)
-	if len(res.Fills) != 0 {
+	if res.Fills.Len() != 0 {
 		t.Errorf("fills %s, want none", fillText(res.Fills))
 	}
 	if got, want := fmt.Sprint(res.Metrics.Rejected), "map[balance:1]"; got != want {

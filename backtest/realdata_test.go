@@ -70,7 +70,7 @@ func TestRealData(t *testing.T) {
 			t.Errorf("%s %s: stopped %v", c.file, c.inst.Name, res.Stopped)
 		}
 		lines = append(lines, fmt.Sprintf("%s %s bars=%d fills=%d trades=%d final=%s fees=%s rejected=%v",
-			c.file, c.inst.Name, m.Bars, len(res.Fills), m.Trades, m.EquityFinal, m.FeesPaid, m.Rejected))
+			c.file, c.inst.Name, m.Bars, res.Fills.Len(), m.Trades, m.EquityFinal, m.FeesPaid, m.Rejected))
 	}
 	got := strings.Join(lines, "\n") + "\n"
 	path := filepath.Join("testdata", "realdata.golden")

@@ -157,8 +157,8 @@ func TestFastPathSameResult(t *testing.T) {
 			if skipped+stepped != bars {
 				t.Fatalf("fast: %d skipped + %d stepped, want %d bars", skipped, stepped, bars)
 			}
-			if len(a.Fills) != v.wantFills || skipped != v.wantSkipped {
-				t.Fatalf("fast: %d fills, %d of %d bars skipped; want %d fills, %d skipped", len(a.Fills), skipped, bars, v.wantFills, v.wantSkipped)
+			if a.Fills.Len() != v.wantFills || skipped != v.wantSkipped {
+				t.Fatalf("fast: %d fills, %d of %d bars skipped; want %d fills, %d skipped", a.Fills.Len(), skipped, bars, v.wantFills, v.wantSkipped)
 			}
 		})
 	}
@@ -169,8 +169,8 @@ func TestFastPathSameResult(t *testing.T) {
 func TestFastPathSameResultMinuteBars(t *testing.T) {
 	bars := tiled(t, 200_000)
 	a, skipped, stepped := countBothWays(t, millionSpec(bars))
-	if skipped != 178_789 || stepped != 21_211 || len(a.Fills) != 11_585 {
-		t.Fatalf("%d skipped + %d stepped of %d bars, %d fills; want 178,789 + 21,211, and 11,585 fills", skipped, stepped, bars.Len(), len(a.Fills))
+	if skipped != 178_789 || stepped != 21_211 || a.Fills.Len() != 11_585 {
+		t.Fatalf("%d skipped + %d stepped of %d bars, %d fills; want 178,789 + 21,211, and 11,585 fills", skipped, stepped, bars.Len(), a.Fills.Len())
 	}
 }
 

@@ -88,8 +88,8 @@ func TestFastPathSeveralSymbols(t *testing.T) {
 			if skipped+stepped != bars {
 				t.Fatalf("fast: %d skipped + %d stepped, want %d bars", skipped, stepped, bars)
 			}
-			if len(a.Fills) != v.wantFills || skipped != v.wantSkipped {
-				t.Fatalf("fast: %d fills, %d of %d bars skipped; want %d fills, %d skipped", len(a.Fills), skipped, bars, v.wantFills, v.wantSkipped)
+			if a.Fills.Len() != v.wantFills || skipped != v.wantSkipped {
+				t.Fatalf("fast: %d fills, %d of %d bars skipped; want %d fills, %d skipped", a.Fills.Len(), skipped, bars, v.wantFills, v.wantSkipped)
 			}
 		})
 	}

@@ -93,13 +93,13 @@ strategies:
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range res.Fills {
+	for _, f := range res.Fills.All() {
 		if !f.Qty.IsInteger() || f.CommissionAsset != "USD" {
 			t.Fatalf("fill %s %s fee %s %s", f.Symbol, f.Qty, f.Commission, f.CommissionAsset)
 		}
 	}
 	m := res.Metrics
-	got := fmt.Sprintf("bars=%d fills=%d trades=%d final=%s fees=%s ORCL=%s", m.Bars, len(res.Fills), m.Trades, m.EquityFinal,
+	got := fmt.Sprintf("bars=%d fills=%d trades=%d final=%s fees=%s ORCL=%s", m.Bars, res.Fills.Len(), m.Trades, m.EquityFinal,
 		m.FeesPaid, res.Balances["ORCL"])
 	if want := "bars=5006 fills=193 trades=96 final=107497.79809 fees=18895.43191 ORCL=2286"; got != want {
 		t.Errorf("got %s\nwant %s", got, want)

@@ -76,8 +76,8 @@ func replayLikeBacktest(t *testing.T, name string, minFills int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(want.Fills) < minFills {
-		t.Fatalf("the backtest made %d fills; the comparison needs at least %d", len(want.Fills), minFills)
+	if want.Fills.Len() < minFills {
+		t.Fatalf("the backtest made %d fills; the comparison needs at least %d", want.Fills.Len(), minFills)
 	}
 	st := memStore(t)
 	prefix := "" // the first session's trade-id tag
@@ -106,8 +106,8 @@ func replayLikeBacktest(t *testing.T, name string, minFills int) {
 				fills = append(fills, f)
 			}
 		}
-		if len(fills) != len(want.Fills) {
-			t.Fatalf("session %d: %d fills, the backtest made %d", session, len(fills), len(want.Fills))
+		if len(fills) != want.Fills.Len() {
+			t.Fatalf("session %d: %d fills, the backtest made %d", session, len(fills), want.Fills.Len())
 		}
 		// The store lists fills by time, symbol and trade id; the backtest
 		// in the order they happened.
@@ -115,7 +115,7 @@ func replayLikeBacktest(t *testing.T, name string, minFills int) {
 		for _, f := range fills {
 			bySymbolID[[2]string{f.Symbol, f.TradeID}] = f
 		}
-		for i, w := range want.Fills {
+		for i, w := range want.Fills.All() {
 			g := bySymbolID[[2]string{w.Symbol, w.ID}]
 			side := "SELL"
 			if w.IsBuyer {
@@ -129,8 +129,8 @@ func replayLikeBacktest(t *testing.T, name string, minFills int) {
 			}
 		}
 		s := bot.Status()
-		if s.Phase != PhaseStopped || s.Counters.Fills != len(want.Fills) {
-			t.Fatalf("session %d: phase %s, %d fills counted; want stopped and %d", session, s.Phase, s.Counters.Fills, len(want.Fills))
+		if s.Phase != PhaseStopped || s.Counters.Fills != want.Fills.Len() {
+			t.Fatalf("session %d: phase %s, %d fills counted; want stopped and %d", session, s.Phase, s.Counters.Fills, want.Fills.Len())
 		}
 		total := 0
 		for _, bars := range spec.Data {

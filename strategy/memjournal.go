@@ -306,6 +306,21 @@ func (j *MemoryJournal) Fills(n int) []JournalFill {
 	return all[n:]
 }
 
+// FillBlocks returns every fill recorded, in the order recorded, as the
+// blocks the journal keeps them in, none empty. The blocks are shared: do not modify them. Unlike
+// Fills(0), it joins nothing (a fifty-million-bar backtest's two million
+// fills are 400 MB, which a join would copy at the end of the run).
+func (j *MemoryJournal) FillBlocks() [][]JournalFill {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := make([][]JournalFill, 0, len(j.done)+1)
+	out = append(out, j.done...)
+	if len(j.fills) > 0 {
+		out = append(out, j.fills)
+	}
+	return out
+}
+
 // Refused returns why an order was refused, or "".
 func (j *MemoryJournal) Refused(clientOrderID string) string {
 	j.mu.Lock()

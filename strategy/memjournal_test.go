@@ -3,6 +3,7 @@ package strategy
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -73,8 +74,42 @@ func TestMemoryJournalFillBlocks(t *testing.T) {
 			}
 		}
 	}
+	// blocks checks FillBlocks: blocks of the sizes given, none empty,
+	// holding the fills from 0 in order, the journal's own.
+	blocks := func(sizes ...int) {
+		t.Helper()
+		bs := j.FillBlocks()
+		got := make([]int, len(bs))
+		for k, b := range bs {
+			got[k] = len(b)
+		}
+		if !slices.Equal(got, sizes) {
+			t.Fatalf("FillBlocks of sizes %v, want %v", got, sizes)
+		}
+		i := 0
+		for _, b := range bs {
+			for k := range b {
+				if id := strconv.Itoa(i); b[k].ID != id {
+					t.Fatalf("FillBlocks fill %d is %s, want %s", i, b[k].ID, id)
+				}
+				i++
+			}
+		}
+		if len(bs) > 0 {
+			last := bs[len(bs)-1]
+			if &last[len(last)-1] != &j.Fills(i - 1)[0] {
+				t.Fatal("FillBlocks' last block is a copy")
+			}
+		}
+	}
+	blocks()
+	record(0, 32)
+	blocks(32)
+	record(32, 33)
+	blocks(32, 1)
 	total := 2*fillBlock + 5
-	record(0, total)
+	record(33, total)
+	blocks(32, 64, 128, 256, 512, 1024, 37)
 	if n := j.FillCount(); n != total { // duplicates were offered too, and not counted
 		t.Fatalf("FillCount %d, want %d", n, total)
 	}
@@ -91,6 +126,7 @@ func TestMemoryJournalFillBlocks(t *testing.T) {
 		t.Fatalf("a read of the last full block joined the blocks")
 	}
 	check(nDone-last-1, total) // across blocks: joins
+	blocks(total)
 	check(0, total)
 	record(2*fillBlock+5, 4*fillBlock)
 	check(0, 4*fillBlock)

@@ -50,8 +50,8 @@ func TestQuietSignalsLogTheSame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Fills) != 0 {
-			t.Fatalf("%d fills", len(res.Fills))
+		if res.Fills.Len() != 0 {
+			t.Fatalf("%d fills", res.Fills.Len())
 		}
 	}
 	fastLog, slowLog := logs[0].String(), logs[1].String()
