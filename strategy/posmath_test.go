@@ -219,6 +219,44 @@ func TestPositionApplyNarrowTaken(t *testing.T) {
 	}
 }
 
+// TestPositionApplyNarrowBTCUSDT: at BTCUSDT's prices an average of 16
+// decimals has 21 digits, past an int64; it is carried in 128 bits, so
+// fills of BTCUSDT's sizes (prices of 2 decimals, quantities of 5, fees in
+// BTC of 8 and in USDT of 8) never take the decimal path, and still give
+// decimal's results.
+func TestPositionApplyNarrowBTCUSDT(t *testing.T) {
+	t.Parallel()
+	d := decimal.RequireFromString
+	fills := []Fill{
+		{Side: exchange.SideBuy, Price: d("50012.37"), Qty: d("0.20000"), Commission: d("0.00020000"), CommissionAsset: "BTC"},
+		{Side: exchange.SideBuy, Price: d("49871.05"), Qty: d("0.10000"), Commission: d("0.00010000"), CommissionAsset: "BTC"},
+		{Side: exchange.SideSell, Price: d("51230.99"), Qty: d("0.15000"), Commission: d("7.68464850"), CommissionAsset: "USDT"},
+		{Side: exchange.SideBuy, Price: d("50500.00"), Qty: d("0.02000"), Commission: d("0.00002000"), CommissionAsset: "BTC"},
+		{Side: exchange.SideSell, Price: d("49999.99"), Qty: d("0.10000"), Commission: d("4.99999900"), CommissionAsset: "USDT"},
+	}
+	var got, want Position
+	var m posMath
+	for round := range 3 {
+		for i, f := range fills {
+			if !got.applyNarrow(f, "BTC", "USDT", &m) {
+				t.Fatalf("round %d fill %d took the decimal path", round, i)
+			}
+			refApply(&want, f, "BTC", "USDT")
+			comparePositions(t, fmt.Sprintf("round %d fill %d", round, i), got, want)
+			if i == 3 {
+				if _, fits := narrowOf(got.AvgPrice); fits {
+					t.Fatalf("round %d: average %s fits 18 digits: the test does not reach the 128-bit average", round, got.AvgPrice)
+				}
+			}
+		}
+	}
+	// As Python's decimal works them out at 100 digits, the averages
+	// rounded half up to 16 decimals.
+	if got.Qty.String() != "0.20904" || got.AvgPrice.String() != "50066.3851242619613613" || got.Realized.String() != "483.028703875720402985" {
+		t.Errorf("position %s @ %s, realised %s", got.Qty, got.AvgPrice, got.Realized)
+	}
+}
+
 // TestPositionApplyRealizedCache: one posMath serves several positions,
 // and a realised profit set from outside is read again, not taken from
 // the cache of the last one built.

@@ -1,6 +1,7 @@
 package strategy
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 
@@ -13,8 +14,9 @@ import (
 // builds a big.Int (two allocations) for each intermediate result: the
 // quantity after the fill, the average after it, then both again after a
 // fee taken from the base asset. applyNarrow does the same arithmetic on
-// int64 coefficients with 128-bit intermediates and builds a decimal only
-// for each field that ends up changed, with the coefficient and exponent
+// int64 coefficients with 128-bit intermediates, the average and the
+// realised profit held in 128 bits, and builds a decimal only for each
+// field that ends up changed, with the coefficient and exponent
 // decimal's own operations give. Whenever a value or a step does not fit,
 // it reports false before touching the position, and apply takes the
 // decimal path.
@@ -113,29 +115,50 @@ func (w wide) int64() (int64, bool) {
 	return int64(w.lo), true
 }
 
+// mul is w × c, and false when the product does not fit 128 bits.
+func (w wide) mul(c int64) (wide, bool) {
+	y := wideOf(c) // y.hi is 0
+	h1, l1 := bits.Mul64(w.lo, y.lo)
+	h2, l2 := bits.Mul64(w.hi, y.lo)
+	hi, carry := bits.Add64(h1, l2, 0)
+	if h2 != 0 || carry != 0 {
+		return wide{}, false
+	}
+	r := wide{neg: w.neg != y.neg, hi: hi, lo: l1}
+	if r.isZero() {
+		r.neg = false
+	}
+	return r, true
+}
+
 // divRound is w / d rounded half away from zero, as decimal's DivRound
-// rounds its quotient, and false when d is zero or the quotient does not
-// fit an int64.
-func (w wide) divRound(d int64) (int64, bool) {
-	if d == 0 || d == math.MinInt64 {
-		return 0, false
+// rounds its quotient, and false when d is zero.
+func (w wide) divRound(d int64) (wide, bool) {
+	if d == 0 {
+		return wide{}, false
 	}
-	dm := wideOf(d)
-	if w.hi >= dm.lo {
-		return 0, false // the quotient needs more than 64 bits
-	}
-	q, r := bits.Div64(w.hi, w.lo, dm.lo)
-	// Twice the remainder against the divisor, in 65 bits.
+	dm := wideOf(d) // dm.hi is 0
+	q := wide{hi: w.hi / dm.lo}
+	var r uint64
+	q.lo, r = bits.Div64(w.hi%dm.lo, w.lo, dm.lo)
+	// Twice the remainder against the divisor, in 65 bits. Rounding up
+	// cannot carry past 128 bits: with a divisor of 1 there is no
+	// remainder, and with a larger one the quotient is below 2^127.
 	if r >= dm.lo-r {
-		q++
+		var c uint64
+		q.lo, c = bits.Add64(q.lo, 1, 0)
+		q.hi += c
 	}
-	if q > math.MaxInt64 {
-		return 0, false
+	q.neg = w.neg != dm.neg && !q.isZero()
+	return q, true
+}
+
+// negated is −w.
+func (w wide) negated() wide {
+	if !w.isZero() {
+		w.neg = !w.neg
 	}
-	if w.neg != dm.neg && q != 0 {
-		return -int64(q), true
-	}
-	return int64(q), true
+	return w
 }
 
 // narrow is a decimal's coefficient and exponent as decimal holds them.
@@ -156,12 +179,14 @@ func sumNarrow(x, y narrow, neg bool) (narrow, bool) {
 	return x.Add(y)
 }
 
-// avgNarrow is x.Mul(y).Add(v.Mul(w)).Div(e) as posMath.avg gives it (a
+// avgWide is x.Mul(y).Add(v.Mul(w)).Div(e) as posMath.avg gives it (a
 // coefficient at exponent −DivisionPrecision), and false when a step does
-// not fit 128 bits or the result an int64.
-func avgNarrow(x, y, v, w, e narrow) (narrow, bool) {
+// not fit 128 bits. An average carries 16 decimals, so past a price of
+// about 922 its coefficient no longer fits an int64 (BTCUSDT's does not):
+// it is held in 128 bits, as the realised profit is.
+func avgWide(x wideDec, y, v, w, e narrow) (wideDec, bool) {
 	prec := int64(decimal.DivisionPrecision)
-	e1 := int64(x.Exp) + int64(y.Exp)
+	e1 := int64(x.exp) + int64(y.Exp)
 	e2 := int64(v.Exp) + int64(w.Exp)
 	ec := min(e1, e2)
 	if v.Coef == 0 || w.Coef == 0 {
@@ -169,27 +194,30 @@ func avgNarrow(x, y, v, w, e narrow) (narrow, bool) {
 	}
 	k := ec - int64(e.Exp) + prec // the numerator is scaled by 10^k (the divisor by 10^-k)
 	if k < 0 {
-		return narrow{}, false // the divisor would be scaled: posMath's path
+		return wideDec{}, false // the divisor would be scaled: posMath's path
 	}
-	num, ok := mulWide(x.Coef, y.Coef).scale(e1 - ec)
+	num, ok := x.c.mul(y.Coef)
 	if !ok {
-		return narrow{}, false
+		return wideDec{}, false
+	}
+	if num, ok = num.scale(e1 - ec); !ok {
+		return wideDec{}, false
 	}
 	t, ok := mulWide(v.Coef, w.Coef).scale(e2 - ec)
 	if !ok {
-		return narrow{}, false
+		return wideDec{}, false
 	}
 	if num, ok = num.add(t); !ok {
-		return narrow{}, false
+		return wideDec{}, false
 	}
 	if num, ok = num.scale(k); !ok {
-		return narrow{}, false
+		return wideDec{}, false
 	}
 	q, ok := num.divRound(e.Coef)
 	if !ok {
-		return narrow{}, false
+		return wideDec{}, false
 	}
-	return narrow{Coef: q, Exp: int32(-prec)}, true
+	return wideDec{c: q, exp: int32(-prec)}, true
 }
 
 // wideDec is a wide coefficient with its exponent. Realised profit sits
@@ -201,6 +229,24 @@ type wideDec struct {
 }
 
 func wideDecOf(n narrow) wideDec { return wideDec{c: wideOf(n.Coef), exp: n.Exp} }
+
+// wideDecOfDecimal is d's coefficient and exponent, and false when the
+// coefficient does not fit 128 bits. One of 19 digits or more is copied
+// out of d (an allocation): that is the case only after a fill that took
+// the decimal path.
+func wideDecOfDecimal(d decimal.Decimal) (wideDec, bool) {
+	if n, ok := narrowOf(d); ok {
+		return wideDecOf(n), true
+	}
+	c := d.Coefficient()
+	if c.BitLen() > 128 {
+		return wideDec{}, false
+	}
+	var b [16]byte
+	c.FillBytes(b[:]) // the magnitude
+	w := wide{neg: c.Sign() < 0, hi: binary.BigEndian.Uint64(b[:8]), lo: binary.BigEndian.Uint64(b[8:])}
+	return wideDec{c: w, exp: d.Exponent()}, true
+}
 
 // at is w at exponent e ≤ w.exp, and false on overflow.
 func (w wideDec) at(e int64) (wide, bool) { return w.c.scale(int64(w.exp) - e) }
@@ -219,16 +265,20 @@ func sumWide(x, y wideDec) (wideDec, bool) {
 
 // realizeWide is r.Add(p.Sub(a).Mul(q)) as decimal forms it, and false
 // when a step does not fit 128 bits.
-func realizeWide(r wideDec, p, a, q narrow) (wideDec, bool) {
-	d, ok := sumNarrow(p, a, true)
+func realizeWide(r wideDec, p narrow, a wideDec, q narrow) (wideDec, bool) {
+	d, ok := sumWide(wideDecOf(p), wideDec{c: a.c.negated(), exp: a.exp})
 	if !ok {
 		return wideDec{}, false
 	}
-	ep := int64(d.Exp) + int64(q.Exp)
+	ep := int64(d.exp) + int64(q.Exp)
 	if ep < math.MinInt32 || ep > math.MaxInt32 {
 		return wideDec{}, false
 	}
-	return sumWide(r, wideDec{c: mulWide(d.Coef, q.Coef), exp: int32(ep)})
+	prod, ok := d.c.mul(q.Coef)
+	if !ok {
+		return wideDec{}, false
+	}
+	return sumWide(r, wideDec{c: prod, exp: int32(ep)})
 }
 
 // realizedOf is p.Realized in 128 bits: the value m last built for p when
@@ -238,8 +288,7 @@ func (m *posMath) realizedOf(p *Position) (wideDec, bool) {
 	if m.realizedFor == p && p.Realized == m.realizedDec {
 		return m.realized, true
 	}
-	n, ok := narrowOf(p.Realized)
-	return wideDecOf(n), ok
+	return wideDecOfDecimal(p.Realized)
 }
 
 // applyNarrow is apply on int64 coefficients; false (the position
@@ -283,9 +332,9 @@ const (
 // strategy reads the quantity it holds and nothing else, and the average,
 // realised profit and fees would otherwise cost a decimal per fill each.
 type posFields struct {
-	qty, avg                       narrow
+	qty                            narrow
 	feesBase, feesQuote, feesOther narrow
-	realized                       wideDec
+	avg, realized                  wideDec
 	ok, stale                      posMask
 }
 
@@ -307,8 +356,20 @@ func (s *posFields) realizedOf(p *Position) (wideDec, bool) {
 	if s.ok&fRealized != 0 {
 		return s.realized, true
 	}
-	n, ok := narrowOf(p.Realized)
-	return wideDecOf(n), ok
+	return wideDecOfDecimal(p.Realized)
+}
+
+// avgOf is the average in 128 bits, taken from p's decimal and kept when
+// not held yet.
+func (s *posFields) avgOf(p *Position) (wideDec, bool) {
+	if s.ok&fAvg != 0 {
+		return s.avg, true
+	}
+	a, ok := wideDecOfDecimal(p.AvgPrice)
+	if ok {
+		s.avg, s.ok = a, s.ok|fAvg
+	}
+	return a, ok
 }
 
 // set holds v as the field bit's new value, its decimal to be built.
@@ -330,7 +391,7 @@ func (s *posFields) build(p *Position, mask posMask) {
 		p.Qty = s.qty.Decimal()
 	}
 	if b&fAvg != 0 {
-		p.AvgPrice = s.avg.Decimal()
+		p.AvgPrice = exchange.NewDecimal128(s.avg.c.neg, s.avg.c.hi, s.avg.c.lo, s.avg.exp)
 	}
 	if b&fRealized != 0 {
 		p.Realized = exchange.NewDecimal128(s.realized.c.neg, s.realized.c.hi, s.realized.c.lo, s.realized.exp)
@@ -365,15 +426,15 @@ func (s *posFields) applyNarrow(p *Position, f Fill, base, quote string) bool {
 		avgZero
 	)
 	avgKind := avgKept
-	var avg narrow
-	curAvg := func() (narrow, bool) {
+	var avg wideDec
+	curAvg := func() (wideDec, bool) {
 		switch avgKind {
 		case avgNew:
 			return avg, true
 		case avgZero:
-			return narrow{}, true
+			return wideDec{}, true
 		}
-		return s.field(fAvg, &s.avg, p.AvgPrice)
+		return s.avgOf(p)
 	}
 	var realized wideDec
 	realizedSet := false
@@ -389,7 +450,7 @@ func (s *posFields) applyNarrow(p *Position, f Fill, base, quote string) bool {
 			if !ok1 || !ok2 {
 				return false
 			}
-			if avg, ok = avgNarrow(a, qty, pr, fq, q); !ok {
+			if avg, ok = avgWide(a, qty, pr, fq, q); !ok {
 				return false
 			}
 			avgKind = avgNew
@@ -452,7 +513,7 @@ func (s *posFields) applyNarrow(p *Position, f Fill, base, quote string) bool {
 				if !ok {
 					return false
 				}
-				if avg, ok = avgNarrow(a, qty, narrow{}, narrow{}, q); !ok {
+				if avg, ok = avgWide(a, qty, narrow{}, narrow{}, q); !ok {
 					return false
 				}
 				avgKind = avgNew
@@ -477,10 +538,10 @@ func (s *posFields) applyNarrow(p *Position, f Fill, base, quote string) bool {
 	s.set(fQty, &s.qty, qty)
 	switch avgKind {
 	case avgNew:
-		s.set(fAvg, &s.avg, avg)
+		s.avg, s.ok, s.stale = avg, s.ok|fAvg, s.stale|fAvg
 	case avgZero:
 		p.AvgPrice = decimal.Zero
-		s.avg, s.ok, s.stale = narrow{}, s.ok|fAvg, s.stale&^fAvg // decimal.Zero is 0e0
+		s.avg, s.ok, s.stale = wideDec{}, s.ok|fAvg, s.stale&^fAvg // decimal.Zero is 0e0
 	}
 	if realizedSet {
 		s.realized, s.ok, s.stale = realized, s.ok|fRealized, s.stale|fRealized
