@@ -2,6 +2,8 @@ package backtest
 
 import (
 	"math"
+	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -43,6 +45,46 @@ func TestReturnBlocks(t *testing.T) {
 	bs := ReturnBlocks(c, 2) // 5 returns: block 0 holds returns 0–1, block 1 returns 2–4
 	if bs[0].N != 2 || bs[1].N != 3 || !close12(bs[0].S1, 0) || !close12(bs[1].S1, 0.1) || !close12(bs[0].S2, 0.02) {
 		t.Fatalf("blocks %+v", bs)
+	}
+	// More blocks than returns: block k holds returns k·2/4 up to
+	// (k+1)·2/4, so blocks 0 and 2 are empty. A point after a zero value
+	// has no return.
+	var few Curve
+	for i, v := range []float64{0, 50, 100, 90} { // returns 1 and −0.1
+		few.Append(int64(i)*3600_000, v)
+	}
+	bs = ReturnBlocks(few, 4)
+	if bs[0].N != 0 || bs[1].N != 1 || bs[2].N != 0 || bs[3].N != 1 || bs[1].S1 != 1 || !close12(bs[3].S1, -0.1) {
+		t.Fatalf("blocks %+v", bs)
+	}
+	if got := ReturnBlocks(few, 0); len(got) != 0 {
+		t.Fatalf("no blocks: %+v", got)
+	}
+	// Against the returns gathered and cut: the same sums, bit for bit.
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		var rc Curve
+		v := 100.0
+		for i := range r.IntN(60) {
+			if r.IntN(10) == 0 {
+				rc.Append(int64(i)*60_000, 0)
+				continue
+			}
+			v *= 1 + (r.Float64()-0.5)/10
+			rc.Append(int64(i)*60_000, v)
+		}
+		s := 1 + r.IntN(12)
+		var rs []float64
+		returnsOf(rc, func(x float64) { rs = append(rs, x) })
+		want := make([]Moments, s)
+		for k := range want {
+			for _, x := range rs[k*len(rs)/s : (k+1)*len(rs)/s] {
+				want[k].Add(x)
+			}
+		}
+		if got := ReturnBlocks(rc, s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%d returns in %d blocks: %+v, want %+v", len(rs), s, got, want)
+		}
 	}
 }
 
