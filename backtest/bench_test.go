@@ -164,7 +164,7 @@ func millionSpec(bars *marketdata.Series) Spec {
 // sample, one at a time on one core (GOMAXPROCS 1, so the garbage collector
 // does not borrow the idle core: the single-run rate) and with a worker per
 // core; compare the two rates (runs/s): on 2 cores the second should be
-// ≥ 1.7× the first. Both run with the garbage collector set as the sweep
+// ≥ 1.8× the first. Both run with the garbage collector set as the sweep
 // command sets it (SweepMemory).
 func BenchmarkSweepParallel(b *testing.B) {
 	base := sampleSpec(b)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Param is one swept parameter: its name in the first instance's params
@@ -232,14 +233,24 @@ func Sweep(ctx context.Context, base Spec, o SweepOptions) ([]SweepRun, error) {
 		parts = DefaultPartitions
 	}
 	out := make([]SweepRun, len(idx))
-	jobs := make(chan int)
+	// Each worker takes the next run itself. Runs handed out over a
+	// channel by this goroutine made a worker wait for it to be scheduled
+	// again after every run (both cores were busy with the workers): 9% of
+	// the workers' time in a sweep of short runs. A worker yields between
+	// runs: with every core running a worker, that is when the collector's
+	// own worker gets a core, and without it a collection's marking lasted
+	// four times as long (8 against 2 ms on the sample), the runs paying
+	// for its write barriers and assists meanwhile.
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				j := int(next.Add(1) - 1)
+				if j >= len(idx) {
+					return
+				}
 				run := runCombo(ctx, base, idx[j], o.Combos[idx[j]], o.Objective, parts)
 				out[j] = run
 				if o.Done != nil {
@@ -247,16 +258,10 @@ func Sweep(ctx context.Context, base Spec, o SweepOptions) ([]SweepRun, error) {
 					o.Done(run)
 					mu.Unlock()
 				}
+				runtime.Gosched()
 			}
-		}()
+		})
 	}
-	for j := range idx {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- j
-	}
-	close(jobs)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err

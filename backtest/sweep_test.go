@@ -1,6 +1,8 @@
 package backtest
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -123,6 +125,32 @@ func TestSweepParallelShardsAndErrors(t *testing.T) {
 	}
 	if _, err := Sweep(t.Context(), base, SweepOptions{Combos: combos, Objective: obj, Shard: 3, Shards: 3}); err == nil {
 		t.Error("shard 3/3 accepted")
+	}
+}
+
+// A sweep cancelled from its Done callback starts no run after the
+// cancel: with one worker, one run, then the context's error.
+func TestSweepStopsWhenCancelled(t *testing.T) {
+	t.Parallel()
+	base := sampleSpec(t)
+	obj, _ := ParseObjective("sharpe")
+	combos := Grid([]Param{{Name: "fast", Values: []any{5, 8, 10, 12}}, {Name: "slow", Values: []any{30, 40}}})
+	for _, workers := range []int{1, 2} {
+		ctx, cancel := context.WithCancel(t.Context())
+		done := 0
+		_, err := Sweep(ctx, base, SweepOptions{Combos: combos, Objective: obj, Workers: workers, Done: func(SweepRun) {
+			done++
+			cancel()
+		}})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("%d workers: err %v, want the context's", workers, err)
+		}
+		// The other worker may be in a run when the first one's Done
+		// cancels: at most one run each.
+		if done < 1 || done > workers {
+			t.Fatalf("%d workers: %d runs done after the cancel, want 1 to %d", workers, done, workers)
+		}
 	}
 }
 
