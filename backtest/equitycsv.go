@@ -466,15 +466,24 @@ func appendScaled(b []byte, neg bool, q uint64, prec int) []byte {
 	if neg {
 		b = append(b, '-')
 	}
-	var ip, f uint64
-	switch prec { // constant divisors: multiplications
+	switch prec { // equity.csv's two: constant divisors, and the decimals in one word
 	case 8:
-		ip, f = q/1e8, q%1e8
+		b = strconv.AppendUint(b, q/1e8, 10)
+		b = append(b, '.', 0, 0, 0, 0, 0, 0, 0, 0)
+		binary.LittleEndian.PutUint64(b[len(b)-8:], digits8(q%1e8))
+		return b
 	case 6:
-		ip, f = q/1e6, q%1e6
-	default:
-		ip, f = q/exchange.Pow10(prec), q%exchange.Pow10(prec)
+		b = strconv.AppendUint(b, q/1e6, 10)
+		b = append(b, 0, 0, 0, 0, 0, 0, 0)
+		// "00" and the six digits, written over the integer part's last
+		// digit and the point, which are put back.
+		n := len(b) - 8
+		last := b[n]
+		binary.LittleEndian.PutUint64(b[n:], digits8(q%1e6))
+		b[n], b[n+1] = last, '.'
+		return b
 	}
+	ip, f := q/exchange.Pow10(prec), q%exchange.Pow10(prec)
 	b = strconv.AppendUint(b, ip, 10)
 	if prec == 0 {
 		return b
@@ -491,6 +500,22 @@ func appendScaled(b []byte, neg bool, q uint64, prec int) []byte {
 		b[n] = byte('0' + f)
 	}
 	return b
+}
+
+// digits8 is the eight decimal digits of n < 10^8, zeros leading, as the
+// bytes of a little-endian word (the first digit in the lowest byte): the
+// number is split into halves of four digits, four of two, eight of one,
+// each step on all lanes of the word at once, dividing by multiplying.
+func digits8(n uint64) uint64 {
+	// Lanes of 32 bits: the first four digits and the last four.
+	v := n/10000 | n%10000<<32
+	// Lanes of 16 bits: x/100 is x·5243 >> 19 for x < 43,699.
+	hi := v * 5243 >> 19 & 0x0000007f_0000007f
+	v = hi | (v-hi*100)<<16
+	// Lanes of 8 bits: y/10 is y·103 >> 10 for y < 179.
+	hi = v * 103 >> 10 & 0x000f000f_000f000f
+	v = hi | (v-hi*10)<<8
+	return v | 0x30303030_30303030
 }
 
 // fixedScaled is v·10^prec rounded half to even to an integer, as

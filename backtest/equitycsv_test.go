@@ -2,6 +2,7 @@ package backtest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -278,6 +279,28 @@ func TestAppendFixed(t *testing.T) {
 				t.Fatalf("appendFixed(%v (%b), %d) = %s, want %s", v, v, prec, got, want)
 			}
 		}
+	}
+}
+
+// digits8 writes eight digits, zeros leading: every number below 10^5,
+// every 9,973rd up to 10^8, and the edges of its lanes.
+func TestDigits8(t *testing.T) {
+	t.Parallel()
+	check := func(n uint64) {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], digits8(n))
+		if got, want := string(b[:]), fmt.Sprintf("%08d", n); got != want {
+			t.Fatalf("digits8(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for n := range uint64(100_000) {
+		check(n)
+	}
+	for n := uint64(0); n < 1e8; n += 9973 {
+		check(n)
+	}
+	for _, n := range []uint64{9999, 10000, 99_999_999, 10_000_000, 99_990_000, 12_345_678, 90_000_009} {
+		check(n)
 	}
 }
 
