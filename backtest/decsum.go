@@ -251,8 +251,8 @@ func (s *decSum) cmpTerm(t *term) int {
 // decimal.DivisionPrecision places.
 func quo(a, b *decSum) decimal.Decimal {
 	prec := int32(decimal.DivisionPrecision)
-	if q, ok := quoSmall(a, b, prec); ok {
-		return decimal.New(q, -prec)
+	if neg, hi, lo, ok := quoWide(a, b, prec); ok {
+		return exchange.NewDecimal128(neg, hi, lo, -prec)
 	}
 	return a.Decimal().DivRound(b.Decimal(), prec)
 }
@@ -268,11 +268,27 @@ func quoFloat(a, b *decSum) float64 {
 	return quo(a, b).InexactFloat64()
 }
 
-// quoSmall is the coefficient of quo(a, b) at exponent -prec when the
-// division fits 64 bits (128 for the scaled dividend).
+// quoSmall is the coefficient of quo(a, b) at exponent -prec when it fits
+// an int64 (quoWide's).
 func quoSmall(a, b *decSum, prec int32) (int64, bool) {
-	if a.isBig || b.isBig || b.c == 0 {
+	neg, hi, lo, ok := quoWide(a, b, prec)
+	if !ok || hi != 0 || lo > math.MaxInt64 {
 		return 0, false
+	}
+	if neg {
+		return -int64(lo), true
+	}
+	return int64(lo), true
+}
+
+// quoWide is the coefficient of quo(a, b) at exponent -prec, as a sign
+// and the high and low words of its magnitude, when the division fits:
+// the scaled dividend in 128 bits, the divisor in 64. An average price
+// carries 16 decimals, so past a price of about 922 it needs the second
+// word (BTCUSDT's does).
+func quoWide(a, b *decSum, prec int32) (neg bool, qhi, qlo uint64, ok bool) {
+	if a.isBig || b.isBig || b.c == 0 {
+		return false, 0, 0, false
 	}
 	// a/b×10^prec = a.c×10^e / b.c, with e as Decimal.QuoRem takes it.
 	e := int64(a.exp) - int64(b.exp) + int64(prec)
@@ -280,28 +296,23 @@ func quoSmall(a, b *decSum, prec int32) (int64, bool) {
 	var hi, lo uint64
 	switch {
 	case e > exchange.MaxPow10 || -e > exchange.MaxPow10:
-		return 0, false
+		return false, 0, 0, false
 	case e >= 0:
 		hi, lo = bits.Mul64(num, exchange.Pow10(int(e)))
 	default:
 		h, l := bits.Mul64(den, exchange.Pow10(int(-e)))
 		if h != 0 {
-			return 0, false
+			return false, 0, 0, false
 		}
 		lo, den = num, l
 	}
-	if hi >= den {
-		return 0, false // the quotient does not fit 64 bits
-	}
-	q, r := bits.Div64(hi, lo, den)
-	if q >= math.MaxInt64 {
-		return 0, false
-	}
+	qhi = hi / den
+	qlo, r := bits.Div64(hi%den, lo, den)
 	if r >= den-r { // 2r ≥ den: round half away from zero, as DivRound
-		q++
+		var c uint64
+		qlo, c = bits.Add64(qlo, 1, 0)
+		qhi += c // no carry out: den ≥ 2 here, so the quotient is below 2^127
 	}
-	if (a.c < 0) != (b.c < 0) {
-		return -int64(q), true
-	}
-	return int64(q), true
+	neg = (a.c < 0) != (b.c < 0) && qhi|qlo != 0
+	return neg, qhi, qlo, true
 }

@@ -37,6 +37,52 @@ func TestQuoRounding(t *testing.T) {
 	}
 }
 
+// An average price past about 922 has a coefficient of 16 decimals that
+// needs a second word: quo gives decimal's own quotient (its coefficient
+// and exponent), and average hands back the one fill's price itself, or
+// the quotient, with the coefficient short of its trailing zeros when
+// that fits an int64.
+func TestAverageWide(t *testing.T) {
+	t.Parallel()
+	d := decimal.RequireFromString
+	for _, c := range []struct {
+		amount, qty string
+		n           int
+		price       string
+		want        string
+		qc          int64
+		qe          int32
+		compact     bool
+		samePrice   bool
+	}{
+		// One buy of 0.998 at 50012.37: the price itself.
+		{"49912.34526", "0.998", 1, "50012.37", "50012.37", 5001237, -2, true, true},
+		{"50500.00", "1", 1, "50500.00", "50500", 505, 2, true, true},
+		// Two buys: 0.2 at 50012.37 and 0.1 at 49871.05.
+		{"14989.579", "0.3", 2, "49871.05", "49965.2633333333333333", 0, 0, false, false},
+		// Two buys averaging a price of 2 decimals: 0.5 at 50000 and 0.5 at 50000.02.
+		{"50000.01", "1", 2, "50000.02", "50000.01", 5000001, -2, true, false},
+		// A coefficient of 26 digits and no trailing zero: no int64.
+		{"27900000001", "3", 2, "1", "9300000000.3333333333333333", 0, 0, false, false},
+	} {
+		a, q, p := sumOf(c.amount), sumOf(c.qty), termOf(d(c.price))
+		want := d(c.amount).DivRound(d(c.qty), int32(decimal.DivisionPrecision))
+		if got := quo(&a, &q); got.String() != want.String() || got.Exponent() != want.Exponent() || got.Coefficient().Cmp(want.Coefficient()) != 0 {
+			t.Errorf("quo(%s, %s) = %se%d, want %se%d", c.amount, c.qty, got.Coefficient(), got.Exponent(), want.Coefficient(), want.Exponent())
+		}
+		avg, qc, qe, compact := average(&a, &q, c.n, &p)
+		if avg.String() != c.want || qc != c.qc || qe != c.qe || compact != c.compact {
+			t.Errorf("average(%s, %s) = %s, %de%d %v; want %s, %de%d %v", c.amount, c.qty, avg, qc, qe, compact, c.want, c.qc, c.qe, c.compact)
+		}
+		if !avg.Equal(want) {
+			t.Errorf("average(%s, %s) = %s, decimal gives %s", c.amount, c.qty, avg, want)
+		}
+		if same := avg.Coefficient().Cmp(p.d.Coefficient()) == 0 && avg.Exponent() == p.d.Exponent(); same != c.samePrice {
+			t.Errorf("average(%s, %s): the price's own decimal %v, want %v", c.amount, c.qty, same, c.samePrice)
+		}
+	}
+}
+
 // randomDecimal is mostly a decimal of the sizes fills have, sometimes one
 // of up to 20 digits (beyond an int64's 18 safe ones) at an exponent down
 // to -20.

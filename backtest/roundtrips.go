@@ -1,6 +1,8 @@
 package backtest
 
 import (
+	"math"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -191,16 +193,12 @@ func (o *openTrip) close(f *tripFill) Trade {
 	t := o.t
 	t.ExitTime = f.time
 	t.Qty = o.net.Decimal()
-	entry, q, small := average(&o.cost, &o.bought, o.buys, &o.buyPrice)
+	// Base fees are valued at the entry price: the cost of the quantity
+	// they took, so (exit − entry) × qty − fees = PnL. The entry price
+	// comes with its coefficient without trailing zeros (a price has a few
+	// decimals of its 16), so that the product fits.
+	entry, qc, qe, small := average(&o.cost, &o.bought, o.buys, &o.buyPrice)
 	t.EntryPrice = entry
-	// Base fees are valued at the entry price: the cost of the
-	// quantity they took, so (exit − entry) × qty − fees = PnL.
-	// The entry price's coefficient without its trailing zeros (a price
-	// has a few decimals of its 16), so that the product fits.
-	qc, qe := q, -int32(decimal.DivisionPrecision)
-	for qc != 0 && qc%10 == 0 {
-		qc, qe = qc/10, qe+1
-	}
 	fees := o.extFees
 	switch {
 	case o.baseFees.Sign() == 0:
@@ -210,7 +208,7 @@ func (o *openTrip) close(f *tripFill) Trade {
 	default:
 		t.Fees = o.extFees.Decimal().Add(o.baseFees.Decimal().Mul(t.EntryPrice))
 	}
-	t.ExitPrice, _, _ = average(&o.proceeds, &o.sold, o.sells, &o.sellPrice)
+	t.ExitPrice, _, _, _ = average(&o.proceeds, &o.sold, o.sells, &o.sellPrice)
 	pnl := o.proceeds
 	pnl.AddSum(o.cost, true)
 	pnl.AddSum(o.extFees, true)
@@ -225,20 +223,45 @@ func (o *openTrip) close(f *tripFill) Trade {
 
 // average is quo(amount, qty), an average price of n fills, the last at
 // price: that decimal itself when n is 1 and it is the average, the
-// common case (an amount of price × qty); with the quotient's coefficient
-// at exponent −decimal.DivisionPrecision when it fits an int64 (small).
-func average(amount, qty *decSum, n int, price *term) (avg decimal.Decimal, q int64, small bool) {
+// common case (an amount of price × qty). When the average is
+// qc×10^qe with an int64 qc that has no trailing zeros, it says so
+// (compact).
+func average(amount, qty *decSum, n int, price *term) (avg decimal.Decimal, qc int64, qe int32, compact bool) {
 	prec := int32(decimal.DivisionPrecision)
-	q, small = quoSmall(amount, qty, prec)
-	switch {
-	case !small:
-		return quo(amount, qty), 0, false
-	case n == 1 && !price.big && price.e >= -prec:
-		if c, ok := scale10(price.c, price.e+prec); ok && c == q {
-			return price.d, q, true
+	neg, hi, lo, ok := quoWide(amount, qty, prec)
+	if !ok {
+		return quo(amount, qty), 0, 0, false
+	}
+	if n == 1 && !price.big && price.e >= -prec && price.e+prec <= exchange.MaxPow10 {
+		ph, pl := bits.Mul64(exchange.Abs64(price.c), exchange.Pow10(int(price.e+prec)))
+		if ph == hi && pl == lo && (price.c < 0) == neg {
+			qc, qe = price.c, price.e
+			for qc != 0 && qc%10 == 0 {
+				qc, qe = qc/10, qe+1
+			}
+			return price.d, qc, qe, true
 		}
 	}
-	return decimal.New(q, -prec), q, true
+	avg = exchange.NewDecimal128(neg, hi, lo, -prec)
+	// Trailing zeros off while the coefficient needs the high word,
+	// then off the int64.
+	qe = -prec
+	for hi != 0 || lo > math.MaxInt64 {
+		h := hi / 10
+		l, r := bits.Div64(hi%10, lo, 10)
+		if r != 0 {
+			return avg, 0, 0, false
+		}
+		hi, lo, qe = h, l, qe+1
+	}
+	qc = int64(lo)
+	for qc != 0 && qc%10 == 0 {
+		qc, qe = qc/10, qe+1
+	}
+	if neg {
+		qc = -qc
+	}
+	return avg, qc, qe, true
 }
 
 // trades are the round trips folded, by exit time.
