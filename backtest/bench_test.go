@@ -15,6 +15,7 @@ import (
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
+	"github.com/spotbot/spotbot/scripts/benchrun"
 	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategies"
 	"github.com/spotbot/spotbot/strategy"
@@ -303,6 +304,41 @@ func BenchmarkSMACrossDistinct(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSMACrossUSDT is BenchmarkSMACrossDistinct's million bars at
+// BTCUSDT's prices (about 50,000, two decimals) with 100,000 USDT: an
+// average price of 16 decimals then needs more than an int64, which the
+// engine's positions and round trips carry in 128 bits (session 33; at
+// ETHBTC's prices nothing needs them, so the benchmarks above cannot show
+// it).
+func BenchmarkSMACrossUSDT(b *testing.B) {
+	bars, err := benchrun.SeriesOf("BTCUSDT", -2, 1_000_000, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, restore := RunMemory(0)
+	defer restore()
+	spec := Spec{Instances: []strategy.Config{{Name: "smacross", ID: "bench", Symbols: []string{"BTCUSDT"}, Interval: "1m",
+		Params: map[string]any{"fast": 10, "slow": 30, "fraction": "0.5"}}},
+		Registry: strategies.NewRegistry(), Interval: exchange.Interval1m, Quote: "USDT",
+		Data:     map[string]*marketdata.Series{"BTCUSDT": bars},
+		Balances: map[string]decimal.Decimal{"USDT": decimal.NewFromInt(100_000)}}
+	spec.Fill.MakerFee, spec.Fill.TakerFee = &decimal.Zero, &decimal.Zero
+	run, fills := sameFillsRun(b, spec)
+	settleHeap(run)
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for b.Loop() {
+		run()
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&after)
+	perBar := float64(bars.Len()) * float64(b.N)
+	b.ReportMetric(perBar/b.Elapsed().Seconds(), "bars/s")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
+	b.ReportMetric(float64(*fills), "fills")
 }
 
 // BenchmarkSMACrossSymbols is one smacross instance trading a million

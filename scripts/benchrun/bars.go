@@ -1,6 +1,6 @@
 // Package benchrun makes the bars of the whole-command benchmarks: n
 // distinct one-minute ETHBTC bars from 2020-01-01, a random walk that is
-// the same for the same seed. scripts/bench-backtest-run.sh writes them as
+// the same for the same seed (or the same walk at BTCUSDT's prices). scripts/bench-backtest-run.sh writes them as
 // a CSV (main.go); app's BenchmarkBacktestRun generates them in process.
 package benchrun
 
@@ -16,6 +16,13 @@ import (
 
 // Series returns the n bars of seed.
 func Series(n int, seed uint64) (*marketdata.Series, error) {
+	return SeriesOf("ETHBTC", -8, n, seed)
+}
+
+// SeriesOf is Series's random walk for another symbol, its prices'
+// coefficients at exponent priceExp: about 0.05 at -8 (ETHBTC), 50,000 at
+// -2 (BTCUSDT, whose averages of 16 decimals need more than an int64).
+func SeriesOf(symbol string, priceExp int32, n int, seed uint64) (*marketdata.Series, error) {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	start := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 	t := make([]int64, n)
@@ -36,7 +43,7 @@ func Series(n int, seed uint64) (*marketdata.Series, error) {
 		cols[4][i] = 1 + r.Int64N(5_000_000)
 		price = float64(c)
 	}
-	return marketdata.NewSeries("ETHBTC", exchange.Interval1m, -8, -4, t, cols[0], cols[1], cols[2], cols[3], cols[4])
+	return marketdata.NewSeries(symbol, exchange.Interval1m, priceExp, -4, t, cols[0], cols[1], cols[2], cols[3], cols[4])
 }
 
 // WriteCSV writes the n bars of seed to path as a spotbot CSV.
