@@ -1,14 +1,17 @@
 package backtest
 
 import (
+	"math/bits"
 	"strconv"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
 )
 
 // decimalString is d.String() (the reports' exact decimals) without the
 // string concatenations, and without big.Int's text conversion when the
-// coefficient has at most 18 digits (appendDecimal).
+// coefficient fits 128 bits (appendDecimal).
 func decimalString(d decimal.Decimal) string {
 	var buf [48]byte
 	return string(appendDecimal(buf[:0], d))
@@ -24,14 +27,9 @@ func appendDecimal(b []byte, d decimal.Decimal) []byte {
 	}
 	var digits [48]byte
 	var ds []byte
-	neg := false
-	if d.NumDigits() <= 18 {
-		c := d.CoefficientInt64()
-		u := uint64(c)
-		if neg = c < 0; neg {
-			u = -u
-		}
-		ds = strconv.AppendUint(digits[:0], u, 10)
+	neg, hi, lo, _, ok := exchange.Split128(d)
+	if ok {
+		ds = appendUint128(digits[:0], hi, lo)
 	} else {
 		c := d.Coefficient() // a copy
 		neg = c.Sign() < 0
@@ -65,6 +63,28 @@ func appendDecimal(b []byte, d decimal.Decimal) []byte {
 			b = append(b, '0')
 		}
 		b = append(b, frac...)
+	}
+	return b
+}
+
+// appendUint128 appends the decimal digits of hi×2^64+lo: the low 19
+// digits of a number past 64 bits split off with one 128-by-64 division
+// (an average price of 16 decimals past 922 has 20 or more; BTCUSDT's
+// entry prices in the reports).
+func appendUint128(b []byte, hi, lo uint64) []byte {
+	if hi == 0 {
+		return strconv.AppendUint(b, lo, 10)
+	}
+	const e19 = 1e19
+	q, r := bits.Div64(hi%e19, lo, e19)
+	b = appendUint128(b, hi/e19, q)
+	n := len(b)
+	b = strconv.AppendUint(b, r, 10)
+	// The low part has 19 digits, zeros leading.
+	if pad := 19 - (len(b) - n); pad > 0 {
+		b = append(b, "0000000000000000000"[:pad]...)
+		copy(b[n+pad:], b[n:len(b)-pad])
+		copy(b[n:n+pad], "0000000000000000000")
 	}
 	return b
 }

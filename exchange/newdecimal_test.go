@@ -121,6 +121,32 @@ func TestNewDecimal128IsNewFromBigInt(t *testing.T) {
 	}
 }
 
+// Split128 gives back NewDecimal128's arguments (a negative zero has no
+// sign) and refuses a coefficient past 128 bits.
+func TestSplit128(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		neg    bool
+		hi, lo uint64
+		exp    int32
+	}{
+		{false, 0, 0, -4}, {false, 0, 12345, -3}, {true, 0, 12345, -3}, {true, 0, math.MaxInt64 + 1, -18},
+		{false, 0, math.MaxUint64, -20}, {false, 1, 0, -30}, {true, 1, 5, -30},
+		{false, math.MaxUint64, math.MaxUint64, 0}, {true, 12, 34, 7},
+	} {
+		neg, hi, lo, exp, ok := Split128(NewDecimal128(c.neg, c.hi, c.lo, c.exp))
+		if !ok || neg != c.neg || hi != c.hi || lo != c.lo || exp != c.exp {
+			t.Errorf("Split128(NewDecimal128(%v, %d, %d, %d)) = %v, %d, %d, %d, %v", c.neg, c.hi, c.lo, c.exp, neg, hi, lo, exp, ok)
+		}
+	}
+	past := new(big.Int).Lsh(big.NewInt(1), 128) // 2^128: 129 bits
+	for _, d := range []decimal.Decimal{decimal.NewFromBigInt(past, -2), decimal.NewFromBigInt(past.Neg(past), 3)} {
+		if _, _, _, _, ok := Split128(d); ok {
+			t.Errorf("Split128(%s) fits 128 bits", d)
+		}
+	}
+}
+
 func FuzzNewDecimal128(f *testing.F) {
 	f.Add(false, uint64(1), uint64(2), int32(-30))
 	f.Add(true, uint64(0), uint64(math.MaxUint64), int32(-6))

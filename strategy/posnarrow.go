@@ -1,7 +1,6 @@
 package strategy
 
 import (
-	"encoding/binary"
 	"math"
 	"math/bits"
 
@@ -235,17 +234,8 @@ func wideDecOf(n narrow) wideDec { return wideDec{c: wideOf(n.Coef), exp: n.Exp}
 // out of d (an allocation): that is the case only after a fill that took
 // the decimal path.
 func wideDecOfDecimal(d decimal.Decimal) (wideDec, bool) {
-	if n, ok := narrowOf(d); ok {
-		return wideDecOf(n), true
-	}
-	c := d.Coefficient()
-	if c.BitLen() > 128 {
-		return wideDec{}, false
-	}
-	var b [16]byte
-	c.FillBytes(b[:]) // the magnitude
-	w := wide{neg: c.Sign() < 0, hi: binary.BigEndian.Uint64(b[:8]), lo: binary.BigEndian.Uint64(b[8:])}
-	return wideDec{c: w, exp: d.Exponent()}, true
+	neg, hi, lo, exp, ok := exchange.Split128(d)
+	return wideDec{c: wide{neg: neg, hi: hi, lo: lo}, exp: exp}, ok
 }
 
 // at is w at exponent e ≤ w.exp, and false on overflow.
