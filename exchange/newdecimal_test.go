@@ -106,17 +106,25 @@ func wideOf(neg bool, hi, lo uint64) *big.Int {
 	return b
 }
 
-func TestNewDecimal128IsNewFromBigInt(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		neg    bool
-		hi, lo uint64
-		exp    int32
-	}{
+// wideCase is NewDecimal128's arguments.
+type wideCase struct {
+	neg    bool
+	hi, lo uint64
+	exp    int32
+}
+
+// wideCases are magnitudes of one and two words, at their edges.
+func wideCases() []wideCase {
+	return []wideCase{
 		{false, 0, 0, -4}, {true, 0, 0, 2}, {false, 0, 12345, -3}, {true, 0, 12345, -3},
 		{false, 0, math.MaxInt64, -18}, {true, 0, math.MaxInt64 + 1, -18}, {false, 0, math.MaxUint64, -20},
 		{false, 1, 0, -30}, {true, 1, 5, -30}, {false, math.MaxUint64, math.MaxUint64, 0}, {true, 12, 34, 7},
-	} {
+	}
+}
+
+func TestNewDecimal128IsNewFromBigInt(t *testing.T) {
+	t.Parallel()
+	for _, c := range wideCases() {
 		sameDecimal(t, NewDecimal128(c.neg, c.hi, c.lo, c.exp), decimal.NewFromBigInt(wideOf(c.neg, c.hi, c.lo), c.exp))
 	}
 }
@@ -125,17 +133,9 @@ func TestNewDecimal128IsNewFromBigInt(t *testing.T) {
 // sign) and refuses a coefficient past 128 bits.
 func TestSplit128(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
-		neg    bool
-		hi, lo uint64
-		exp    int32
-	}{
-		{false, 0, 0, -4}, {false, 0, 12345, -3}, {true, 0, 12345, -3}, {true, 0, math.MaxInt64 + 1, -18},
-		{false, 0, math.MaxUint64, -20}, {false, 1, 0, -30}, {true, 1, 5, -30},
-		{false, math.MaxUint64, math.MaxUint64, 0}, {true, 12, 34, 7},
-	} {
+	for _, c := range wideCases() {
 		neg, hi, lo, exp, ok := Split128(NewDecimal128(c.neg, c.hi, c.lo, c.exp))
-		if !ok || neg != c.neg || hi != c.hi || lo != c.lo || exp != c.exp {
+		if wantNeg := c.neg && c.hi|c.lo != 0; !ok || neg != wantNeg || hi != c.hi || lo != c.lo || exp != c.exp {
 			t.Errorf("Split128(NewDecimal128(%v, %d, %d, %d)) = %v, %d, %d, %d, %v", c.neg, c.hi, c.lo, c.exp, neg, hi, lo, exp, ok)
 		}
 	}

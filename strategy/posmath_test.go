@@ -196,27 +196,39 @@ func TestPositionApplyNarrowTaken(t *testing.T) {
 		{Side: exchange.SideBuy, Price: d("0.050000"), Qty: d("1.000000"), Commission: d("0.0001"), CommissionAsset: "BNB"},
 		{Side: exchange.SideSell, Price: d("0.048000"), Qty: d("101.198000"), Commission: d("0"), CommissionAsset: ""},
 	}
-	var got, want Position
-	var m posMath
-	for round := range 3 {
-		for i, f := range fills {
-			before := got
-			if !got.applyNarrow(f, "ETH", "BTC", &m) {
-				t.Fatalf("round %d fill %d left int64 arithmetic", round, i)
-			}
-			refApply(&want, f, "ETH", "BTC")
-			comparePositions(t, fmt.Sprintf("round %d fill %d", round, i), got, want)
-			if before.Qty.Equal(got.Qty) {
-				t.Fatalf("round %d fill %d changed nothing", round, i)
-			}
+	got := narrowRounds(t, fills, "ETH", "BTC", func(round, i int, before, got Position) {
+		if before.Qty.Equal(got.Qty) {
+			t.Fatalf("round %d fill %d changed nothing", round, i)
 		}
-	}
+	})
 	if got.Qty.String() != "2.703846" || got.Realized.String() != "-0.4279009611604733894" || got.AvgPrice.String() != "0.0500696433301098" {
 		t.Errorf("position %s @ %s, realised %s (%de%d)", got.Qty, got.AvgPrice, got.Realized, got.Realized.Coefficient(), got.Realized.Exponent())
 	}
 	if _, fits := narrowOf(got.Realized); fits {
 		t.Errorf("realised %s fits 18 digits: the test does not reach the 128-bit path", got.Realized)
 	}
+}
+
+// narrowRounds applies fills three times over to a position through
+// applyNarrow, failing when one takes the decimal path, compares the
+// position with refApply's after each, calls check with it and the one
+// before, and returns it.
+func narrowRounds(t *testing.T, fills []Fill, base, quote string, check func(round, i int, before, got Position)) Position {
+	t.Helper()
+	var got, want Position
+	var m posMath
+	for round := range 3 {
+		for i, f := range fills {
+			before := got
+			if !got.applyNarrow(f, base, quote, &m) {
+				t.Fatalf("round %d fill %d took the decimal path", round, i)
+			}
+			refApply(&want, f, base, quote)
+			comparePositions(t, fmt.Sprintf("round %d fill %d", round, i), got, want)
+			check(round, i, before, got)
+		}
+	}
+	return got
 }
 
 // TestPositionApplyNarrowBTCUSDT: at BTCUSDT's prices an average of 16
@@ -234,22 +246,11 @@ func TestPositionApplyNarrowBTCUSDT(t *testing.T) {
 		{Side: exchange.SideBuy, Price: d("50500.00"), Qty: d("0.02000"), Commission: d("0.00002000"), CommissionAsset: "BTC"},
 		{Side: exchange.SideSell, Price: d("49999.99"), Qty: d("0.10000"), Commission: d("4.99999900"), CommissionAsset: "USDT"},
 	}
-	var got, want Position
-	var m posMath
-	for round := range 3 {
-		for i, f := range fills {
-			if !got.applyNarrow(f, "BTC", "USDT", &m) {
-				t.Fatalf("round %d fill %d took the decimal path", round, i)
-			}
-			refApply(&want, f, "BTC", "USDT")
-			comparePositions(t, fmt.Sprintf("round %d fill %d", round, i), got, want)
-			if i == 3 {
-				if _, fits := narrowOf(got.AvgPrice); fits {
-					t.Fatalf("round %d: average %s fits 18 digits: the test does not reach the 128-bit average", round, got.AvgPrice)
-				}
-			}
+	got := narrowRounds(t, fills, "BTC", "USDT", func(round, i int, _, got Position) {
+		if _, fits := narrowOf(got.AvgPrice); i == 3 && fits {
+			t.Fatalf("round %d: average %s fits 18 digits: the test does not reach the 128-bit average", round, got.AvgPrice)
 		}
-	}
+	})
 	// As Python's decimal works them out at 100 digits, the averages
 	// rounded half up to 16 decimals.
 	if got.Qty.String() != "0.20904" || got.AvgPrice.String() != "50066.3851242619613613" || got.Realized.String() != "483.028703875720402985" {
