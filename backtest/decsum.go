@@ -311,7 +311,7 @@ func quoWide(a, b *decSum, prec int32) (neg bool, qhi, qlo uint64, ok bool) {
 	if r >= den-r { // 2r ≥ den: round half away from zero, as DivRound
 		var c uint64
 		qlo, c = bits.Add64(qlo, 1, 0)
-		qhi += c // no carry out: den ≥ 2 here, so the quotient is below 2^127
+		qhi += c // no carry out: a remainder needs den ≥ 2, so the quotient is below 2^127
 	}
 	neg = (a.c < 0) != (b.c < 0) && qhi|qlo != 0
 	return neg, qhi, qlo, true

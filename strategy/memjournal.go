@@ -307,9 +307,10 @@ func (j *MemoryJournal) Fills(n int) []JournalFill {
 }
 
 // FillBlocks returns every fill recorded, in the order recorded, as the
-// blocks the journal keeps them in, none empty. The blocks are shared: do not modify them. Unlike
-// Fills(0), it joins nothing (a fifty-million-bar backtest's two million
-// fills are 400 MB, which a join would copy at the end of the run).
+// blocks the journal keeps them in, none empty. The blocks are shared: do
+// not modify them (fills recorded later do not change them). Unlike
+// Fills(0), it joins nothing: a fifty-million-bar backtest's two million
+// fills are 400 MB, which a join would copy at the end of the run.
 func (j *MemoryJournal) FillBlocks() [][]JournalFill {
 	j.mu.Lock()
 	defer j.mu.Unlock()

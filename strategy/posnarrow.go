@@ -102,18 +102,6 @@ func (w wide) add(v wide) (wide, bool) {
 	return r, true
 }
 
-// int64 is w as an int64, and false when it does not fit (MinInt64 is
-// refused, as a coefficient's magnitude must fit too).
-func (w wide) int64() (int64, bool) {
-	if w.hi != 0 || w.lo > math.MaxInt64 {
-		return 0, false
-	}
-	if w.neg {
-		return -int64(w.lo), true
-	}
-	return int64(w.lo), true
-}
-
 // mul is w × c, and false when the product does not fit 128 bits.
 func (w wide) mul(c int64) (wide, bool) {
 	y := wideOf(c) // y.hi is 0
