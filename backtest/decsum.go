@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"math/bits"
+	"strconv"
 
 	"github.com/shopspring/decimal"
 	"github.com/spotbot/spotbot/exchange"
@@ -203,10 +204,24 @@ func (s *decSum) Decimal() decimal.Decimal {
 
 // Float is Decimal().InexactFloat64().
 func (s *decSum) Float() float64 {
-	// Decimal.Float64's own exact case: a coefficient within ±2^53 and a
-	// power of ten that is exact as a float64.
-	if !s.isBig && s.exp <= 0 && s.exp >= -22 && s.c >= -1<<53 && s.c <= 1<<53 {
-		return float64(s.c) / math.Pow10(int(-s.exp))
+	if !s.isBig && s.exp <= 0 && s.exp >= -22 {
+		// Decimal.Float64's own exact case: a coefficient within ±2^53
+		// and a power of ten that is exact as a float64.
+		if s.c >= -1<<53 && s.c <= 1<<53 {
+			return float64(s.c) / math.Pow10(int(-s.exp))
+		}
+		// Past 2^53 the coefficient's conversion would round before the
+		// division does. strconv's parser rounds the exact value once, to
+		// the nearest (ties to even) as Decimal.Float64's big.Rat does,
+		// and builds nothing on the heap (a quote balance at 11 decimals
+		// passes 2^53 at 90,072: the sample's USDT, at every fill).
+		var buf [32]byte
+		b := strconv.AppendInt(buf[:0], s.c, 10)
+		b = append(b, 'e', '-')
+		b = strconv.AppendInt(b, int64(-s.exp), 10)
+		if f, err := strconv.ParseFloat(string(b), 64); err == nil {
+			return f
+		}
 	}
 	return s.Decimal().InexactFloat64()
 }

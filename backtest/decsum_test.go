@@ -1,6 +1,7 @@
 package backtest
 
 import (
+	"math"
 	"math/big"
 	"math/rand"
 	"testing"
@@ -80,6 +81,34 @@ func TestAverageWide(t *testing.T) {
 		if same := avg.Coefficient().Cmp(p.d.Coefficient()) == 0 && avg.Exponent() == p.d.Exponent(); same != c.samePrice {
 			t.Errorf("average(%s, %s): the price's own decimal %v, want %v", c.amount, c.qty, same, c.samePrice)
 		}
+	}
+}
+
+// decSum's float is Decimal.InexactFloat64's, bit for bit, past 2^53 too
+// (where it parses the exact text rather than dividing): coefficients
+// over the whole int64 range at exponents 0 to -22, and the edges.
+func TestDecSumFloatPast2To53(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewSource(53))
+	check := func(c int64, exp int32) {
+		s := decSum{c: c, exp: exp}
+		want := decimal.New(c, exp).InexactFloat64()
+		if got := s.Float(); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%de%d: Float %v (%b), Decimal's %v (%b)", c, exp, got, got, want, want)
+		}
+	}
+	for _, c := range []int64{1<<53 + 1, -(1<<53 + 1), 1<<53 + 3, 1 << 54, math.MaxInt64, math.MinInt64 + 1, math.MinInt64,
+		9_007_199_254_740_993, 2_843_812_345_678_901, 123_456_789_012_345_678} {
+		for exp := int32(0); exp >= -22; exp-- {
+			check(c, exp)
+		}
+	}
+	for range 100_000 {
+		c := r.Int63() >> uint(r.Intn(10))
+		if r.Intn(2) == 0 {
+			c = -c
+		}
+		check(c, -int32(r.Intn(23)))
 	}
 }
 
