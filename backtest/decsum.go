@@ -174,6 +174,16 @@ func (s *decSum) addMulSmall(ac int64, ae int32, bc int64, be int32, neg bool) b
 	return s.addSmall(p, ae+be)
 }
 
+// addMulFixed adds q × p, a holding at a close: in int64s when they fit,
+// else with decimal's Mul and Add (the same value either way).
+func (s *decSum) addMulFixed(q *decSum, p exchange.Fixed) {
+	if !s.isBig && !q.isBig && s.addMulSmall(q.c, q.exp, p.Coef, p.Exp, false) {
+		return
+	}
+	s.toBig()
+	s.d = s.d.Add(q.Decimal().Mul(p.Decimal()))
+}
+
 // AddSum adds t (negated when neg).
 func (s *decSum) AddSum(t decSum, neg bool) {
 	if !s.isBig && !t.isBig {

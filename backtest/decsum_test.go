@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/spotbot/spotbot/exchange"
 )
 
 func sumOf(ds ...string) decSum {
@@ -135,7 +137,14 @@ func TestDecSumMatchesDecimal(t *testing.T) {
 		want, wantU := decimal.Zero, decimal.Zero
 		for range 1 + r.Intn(8) {
 			d, e := randomDecimal(r), randomDecimal(r)
-			switch r.Intn(4) {
+			switch r.Intn(5) {
+			case 4: // a holding (u) at a close: e as a Fixed when it fits one
+				u.Add(d)
+				wantU = wantU.Add(d)
+				if p, ok := exchange.FixedOf(e); ok {
+					s.addMulFixed(&u, p)
+					want = want.Add(wantU.Mul(e))
+				}
 			case 0:
 				s.Add(d)
 				want = want.Add(d)

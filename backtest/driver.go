@@ -280,16 +280,16 @@ func (d *driver) closesOf(bars strategy.Bars) []float64 {
 // exactEquity is the account's equity in the quote asset at the current
 // closes.
 func (d *driver) exactEquity() decimal.Decimal {
-	eq := d.holdings[d.quoteAt].Decimal()
+	eq := d.holdings[d.quoteAt] // a copy: the sum is the quote balance's and each holding's value
 	for i := range d.symbols {
 		if !d.valued[i] {
 			continue
 		}
 		if q := &d.holdings[d.base[i]]; q.Sign() != 0 {
-			eq = eq.Add(q.Decimal().Mul(d.last[i].Decimal()))
+			eq.addMulFixed(q, d.last[i])
 		}
 	}
-	return eq
+	return eq.Decimal()
 }
 
 // asset is the index of an asset in holdings, added (at zero, not yet
