@@ -6,7 +6,9 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // The statistics of this file say how far a sweep's best result can be
@@ -180,29 +182,85 @@ func PBO(blocks [][]Moments) (float64, int, error) {
 			totals[j] = totals[j].Plus(m)
 		}
 	}
-	oos := make([]float64, n)
-	var splits, overfit int
-	full := uint32(1)<<s - 1
-	for mask := uint32(0); mask <= full; mask++ {
-		if bits.OnesCount32(mask) != s/2 {
-			continue
-		}
-		splits++
-		best, bestSR := 0, math.Inf(-1)
-		for j, b := range blocks {
-			var in Moments
+	// The splits, each as the indices of its in-sample blocks in
+	// ascending order (C(16, 8) = 12,870 of them by default).
+	half := s / 2
+	var in []uint8
+	for mask := uint32(0); mask < 1<<s; mask++ {
+		if bits.OnesCount32(mask) == half {
 			for k := range s {
 				if mask&(1<<k) != 0 {
-					in = in.Plus(b[k])
+					in = append(in, uint8(k))
 				}
 			}
-			if sr := in.Sharpe(); sr > bestSR {
+		}
+	}
+	splits := len(in) / half
+	// Each configuration's blocks as the count and the two sums a Sharpe
+	// ratio reads, side by side: a sweep of 1,500 configurations reads
+	// them 12,870 times.
+	sums := make([]sharpeSums, n*s)
+	for j, b := range blocks {
+		for k, m := range b {
+			sums[j*s+k] = sharpeSums{n: m.N, s1: m.S1, s2: m.S2}
+		}
+	}
+	// The splits are counted apart on every core: the sums are the same
+	// additions in the same order whichever core does them, so the count
+	// is too.
+	workers := max(1, min(runtime.GOMAXPROCS(0), splits*n/pboSplitWork))
+	counts := make([]int, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*splits/workers, (w+1)*splits/workers
+		wg.Go(func() { counts[w] = pboOverfit(sums, totals, in[lo*half:hi*half], s) })
+	}
+	wg.Wait()
+	overfit := 0
+	for _, c := range counts {
+		overfit += c
+	}
+	return float64(overfit) / float64(splits), splits, nil
+}
+
+// sharpeSums are what Moments.Sharpe reads: the count and the first two
+// power sums.
+type sharpeSums struct {
+	n      int
+	s1, s2 float64
+}
+
+// pboSplitWork is about the fewest configurations times splits worth a
+// core of their own (a few milliseconds).
+const pboSplitWork = 1 << 18
+
+// pboOverfit counts the splits, given as their in-sample blocks' indices
+// (s/2 to a split), whose in-sample best configuration is overfit: PBO's
+// loop, on the blocks' sums (sums[j*s+k] is configuration j's block k)
+// and each configuration's totals.
+func pboOverfit(sums []sharpeSums, totals []Moments, in []uint8, s int) int {
+	n, half := len(totals), s/2
+	oos := make([]float64, n)
+	overfit := 0
+	for len(in) > 0 {
+		split := in[:half]
+		in = in[half:]
+		best, bestSR := 0, math.Inf(-1)
+		for j := range n {
+			b := sums[j*s : (j+1)*s]
+			var m Moments // in-sample: the blocks' sums added in their order, as Plus adds them
+			for _, k := range split {
+				m.N += b[k].n
+				m.S1 += b[k].s1
+				m.S2 += b[k].s2
+			}
+			if sr := m.Sharpe(); sr > bestSR {
 				best, bestSR = j, sr
 			}
 			out := totals[j]
-			out.N -= in.N
-			out.S1 -= in.S1
-			out.S2 -= in.S2
+			out.N -= m.N
+			out.S1 -= m.S1
+			out.S2 -= m.S2
 			oos[j] = out.Sharpe()
 		}
 		rank := 1.0
@@ -220,7 +278,7 @@ func PBO(blocks [][]Moments) (float64, int, error) {
 			overfit++
 		}
 	}
-	return float64(overfit) / float64(splits), splits, nil
+	return overfit
 }
 
 // eulerGamma is the Euler–Mascheroni constant.
