@@ -63,6 +63,24 @@ func smallOf(d decimal.Decimal) (small, bool) {
 	return s, true
 }
 
+// cmpOf is smallOf for a comparison, which takes a coefficient of 19
+// digits too: an account's equity at 14 decimals has 19 (the sample's
+// 20,438 USDT), and the risk gate compares it with its peak and floors at
+// every bar. NumDigits reads such a coefficient without allocating, and
+// being below 10^19 < 2^64 its magnitude is its low word, which Int64
+// hands out as an int64 of the same bits (negated for a negative one)
+// whether or not it fits.
+func cmpOf(d decimal.Decimal) (small, bool) {
+	if d.NumDigits() > 19 {
+		return small{}, false
+	}
+	s := small{sign: d.Sign(), mag: uint64(d.CoefficientInt64()), exp: int64(d.Exponent())}
+	if s.sign < 0 {
+		s.mag = -s.mag
+	}
+	return s, true
+}
+
 // cmpMag compares two non-zero magnitudes xm×10^xe and ym×10^ye.
 func cmpMag(xm uint64, xe int64, ym uint64, ye int64) int {
 	switch {
@@ -103,10 +121,10 @@ func cmpSmall(x, y small) int {
 	return x.sign * cmpMag(x.mag, x.exp, y.mag, y.exp)
 }
 
-// cmpDec is a.Cmp(b), without allocating for coefficients of up to 18
-// digits.
+// cmpDec is a.Cmp(b), without allocating for coefficients of up to 19
+// digits (cmpOf).
 // CmpDecimal compares a and b like a.Cmp(b), without allocating whenever
-// both coefficients fit 18 digits. Hot paths that compare prices of
+// both coefficients have at most 19 digits. Hot paths that compare prices of
 // different scales (a kline's low against its high) use it.
 func CmpDecimal(a, b decimal.Decimal) int {
 	if a.Exponent() == b.Exponent() {
@@ -116,8 +134,8 @@ func CmpDecimal(a, b decimal.Decimal) int {
 }
 
 func cmpDec(a, b decimal.Decimal) int {
-	x, okA := smallOf(a)
-	y, okB := smallOf(b)
+	x, okA := cmpOf(a)
+	y, okB := cmpOf(b)
 	if !okA || !okB {
 		return a.Cmp(b)
 	}
@@ -137,7 +155,7 @@ type split struct {
 }
 
 func splitOf(d decimal.Decimal) split {
-	s, ok := smallOf(d)
+	s, ok := cmpOf(d) // a split is compared and multiplied, never added
 	return split{d: d, s: s, ok: ok}
 }
 

@@ -68,12 +68,39 @@ func TestCmpDecMatchesCmp(t *testing.T) {
 			t.Errorf("cmpDec(%s, %s) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
+	// Coefficients of 19 digits, within an int64 and past it (below
+	// 2^64, where the low word's sign gives them away), against each
+	// other and their neighbours at other exponents.
+	var edges []decimal.Decimal
+	for _, c := range []string{"1000000000000000000", "9223372036854775807", "9223372036854775808", "9223372036854775809",
+		"9999999999999999999", "18446744073709551615", "18446744073709551616", "4611686018427387904"} {
+		v := decimal.RequireFromString(c)
+		for _, e := range []int32{0, -1, -14, -15, 3} {
+			d := decimal.NewFromBigInt(v.Coefficient(), e)
+			edges = append(edges, d, d.Neg())
+		}
+	}
+	for _, a := range edges {
+		for _, b := range edges {
+			if got, want := CmpDecimal(a, b), a.Cmp(b); got != want {
+				t.Fatalf("CmpDecimal(%s, %s) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
 }
 
 func TestCmpDecDoesNotAllocate(t *testing.T) {
 	a, b, c := decimal.RequireFromString("19000.5"), decimal.RequireFromString("20000"), decimal.RequireFromString("1.1")
 	f := NewFixed(11, -1)
-	if n := testing.AllocsPerRun(100, func() { cmpDec(a, b); CmpMul(a, b, c); CmpDecimal(a, b); CmpMulFixed(a, b, f) }); n != 0 {
+	// An equity of 19 digits at 14 decimals against a floor at 15.
+	eq, floor := decimal.New(2043817017532710000, -14), decimal.New(-1021908508766355000, -15)
+	if n := testing.AllocsPerRun(100, func() {
+		cmpDec(a, b)
+		CmpMul(a, b, c)
+		CmpDecimal(a, b)
+		CmpMulFixed(a, b, f)
+		CmpDecimal(eq, floor)
+	}); n != 0 {
 		t.Errorf("%v allocations, want 0", n)
 	}
 }

@@ -92,9 +92,9 @@ func (f Fixed) Cmp(g Fixed) int {
 }
 
 // CmpDecimal compares f with d like f.Decimal().Cmp(d), without allocating
-// whenever d's coefficient fits 18 digits (every realistic price).
+// whenever d's coefficient has at most 19 digits (every realistic price).
 func (f Fixed) CmpDecimal(d decimal.Decimal) int {
-	y, ok := smallOf(d)
+	y, ok := cmpOf(d)
 	if !ok {
 		return f.Decimal().Cmp(d)
 	}

@@ -160,7 +160,7 @@ type Gate struct {
 	dayStart  decimal.Decimal
 	lastValue decimal.Decimal
 	dayFloor  decimal.Decimal // dayStart − MaxDailyLoss
-	ddFloor   decimal.Decimal // peak × (1 − MaxDrawdown)
+	ddKeep    decimal.Decimal // 1 − MaxDrawdown: the floor is peak × ddKeep
 }
 
 // Option configures a Gate.
@@ -399,15 +399,18 @@ func (g *Gate) Observe(equity decimal.Decimal, now time.Time) bool {
 		g.day, g.dayStart = day, equity
 		g.setFloors()
 	}
-	if equity.GreaterThan(g.peak) {
+	// A backtest observes every bar. The comparisons build no decimal
+	// (the equity, its peak and the floors have different exponents, and
+	// decimal's Cmp would rescale one): the common case, well inside both
+	// limits, costs three.
+	if exchange.CmpDecimal(equity, g.peak) > 0 {
 		g.peak = equity
 		g.setFloors()
 	}
 	if g.killed != "" {
 		return false
 	}
-	// The common case, well inside both limits, costs two comparisons.
-	if !equity.LessThan(g.dayFloor) && !equity.LessThan(g.ddFloor) {
+	if exchange.CmpDecimal(equity, g.dayFloor) >= 0 && exchange.CmpMul(equity, g.peak, g.ddKeep) >= 0 {
 		return false
 	}
 	if l := g.limits.MaxDailyLoss; l.IsPositive() {
@@ -430,16 +433,16 @@ func (g *Gate) Observe(equity decimal.Decimal, now time.Time) bool {
 
 // setFloors derives the equity below which a limit may be broken:
 // dayStart − MaxDailyLoss, and peak × (1 − MaxDrawdown), since
-// peak − equity > m × peak ⟺ equity < peak × (1 − m). Observe then needs a
-// multiplication per new peak instead of a division per call. A disabled
-// limit has floor zero, which equity never goes below.
+// peak − equity > m × peak ⟺ equity < peak × (1 − m); Observe compares
+// with the product without building it. A disabled limit has floor zero,
+// which equity never goes below.
 func (g *Gate) setFloors() {
-	g.dayFloor, g.ddFloor = decimal.Zero, decimal.Zero
+	g.dayFloor, g.ddKeep = decimal.Zero, decimal.Zero
 	if l := g.limits.MaxDailyLoss; l.IsPositive() {
 		g.dayFloor = g.dayStart.Sub(l)
 	}
 	if m := g.limits.MaxDrawdown; m.IsPositive() {
-		g.ddFloor = g.peak.Mul(decimal.NewFromInt(1).Sub(m))
+		g.ddKeep = decimal.NewFromInt(1).Sub(m)
 	}
 }
 

@@ -161,6 +161,26 @@ func TestKillSwitch(t *testing.T) {
 	})
 }
 
+// Observing an equity between the floors and the peak builds no decimal,
+// at the exponents and sizes a backtest's equity has (19 digits at 14
+// decimals, its floor at 15), and the drawdown limit holds as before:
+// exactly half the peak does not trip it, a cent below does.
+func TestObserveDoesNotAllocate(t *testing.T) {
+	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	g, _ := New(Limits{MaxDrawdown: d("0.5"), MaxDailyLoss: d("15000")})
+	g.Observe(d("20438.17017532710001"), day)
+	eq := d("15123.45678901234567")
+	if n := testing.AllocsPerRun(100, func() { g.Observe(eq, day.Add(time.Hour)) }); n != 0 {
+		t.Errorf("%v allocations, want 0", n)
+	}
+	if g.Observe(d("10219.085087663550005"), day.Add(2*time.Hour)) {
+		t.Fatal("tripped at exactly half the peak")
+	}
+	if !g.Observe(d("10219.075087663550005"), day.Add(3*time.Hour)) {
+		t.Fatal("did not trip a cent below half the peak")
+	}
+}
+
 func TestLimitsValidate(t *testing.T) {
 	t.Parallel()
 	tests := map[string]Limits{
