@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/spotbot/spotbot/exchange"
+	"github.com/spotbot/spotbot/risk"
 	"github.com/spotbot/spotbot/strategies/smacross"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -118,9 +119,13 @@ func TestFastPathSameResult(t *testing.T) {
 		// protect are protections (they act at fills and orders, so the
 		// fast path stays on).
 		protect *strategy.Protections
+		// limits are the risk gate's: with a limit on equity the kill
+		// switch observes every bar, the fast path's too (observeRun).
+		limits risk.Limits
 		// wantFills and wantSkipped are how many fills the run makes and
-		// how many bars the fast path takes.
-		wantFills, wantSkipped, wantLocks int
+		// how many bars the fast path takes; wantKilled how many orders
+		// the kill switch refused.
+		wantFills, wantSkipped, wantLocks, wantKilled int
 	}
 	variants := []variant{
 		{name: "sma cross", params: map[string]any{"fast": 10, "slow": 30, "fraction": "0.95"},
@@ -140,12 +145,24 @@ func TestFastPathSameResult(t *testing.T) {
 				LowProfit:   strategy.LowProfitLock{Trades: 2, Percent: decimal.NewFromInt(0), Window: 48 * time.Hour, Lock: 24 * time.Hour},
 				MaxDrawdown: strategy.DrawdownLock{Percent: decimal.NewFromInt(3), Window: 96 * time.Hour, Lock: 12 * time.Hour}},
 			wantFills: 228, wantSkipped: 3798, wantLocks: 84},
+		{name: "kill switch armed", params: map[string]any{"fast": 10, "slow": 30, "fraction": "0.95"},
+			limits:    risk.Limits{MaxDrawdown: decimal.RequireFromString("0.5"), MaxDailyLoss: decimal.NewFromInt(5000)},
+			wantFills: 182, wantSkipped: 3922},
+		// The two trips fall inside runs the fast path took (bars 19 of
+		// 26 and 79 of 81); the orders after them are refused.
+		{name: "kill switch trips on drawdown", params: map[string]any{"fast": 10, "slow": 30, "fraction": "0.95"},
+			limits:    risk.Limits{MaxDrawdown: decimal.RequireFromString("0.08")},
+			wantFills: 33, wantSkipped: 4140, wantKilled: 75},
+		{name: "kill switch trips on a day's loss", params: map[string]any{"fast": 10, "slow": 30, "fraction": "0.95"},
+			limits:    risk.Limits{MaxDailyLoss: decimal.NewFromInt(400)},
+			wantFills: 11, wantSkipped: 4170, wantKilled: 86},
 	}
 	for _, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
 			base := sampleSpec(t)
 			base.Instances[0].Params = v.params
 			base.Instances[0].Protections = v.protect
+			base.Risk = v.limits
 			if v.fill != nil {
 				v.fill(&base.Fill)
 			}
@@ -157,8 +174,9 @@ func TestFastPathSameResult(t *testing.T) {
 			if skipped+stepped != bars {
 				t.Fatalf("fast: %d skipped + %d stepped, want %d bars", skipped, stepped, bars)
 			}
-			if a.Fills.Len() != v.wantFills || skipped != v.wantSkipped {
-				t.Fatalf("fast: %d fills, %d of %d bars skipped; want %d fills, %d skipped", a.Fills.Len(), skipped, bars, v.wantFills, v.wantSkipped)
+			if a.Fills.Len() != v.wantFills || skipped != v.wantSkipped || a.Metrics.Rejected["kill-switch"] != v.wantKilled {
+				t.Fatalf("fast: %d fills, %d of %d bars skipped, %d orders refused by the kill switch; want %d, %d and %d",
+					a.Fills.Len(), skipped, bars, a.Metrics.Rejected["kill-switch"], v.wantFills, v.wantSkipped, v.wantKilled)
 			}
 		})
 	}

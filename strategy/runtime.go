@@ -792,7 +792,10 @@ func (r *Runtime) balances() map[string]exchange.Balance {
 // observeEquity values the account in the valuation asset at the last
 // prices and feeds the kill switch; when it trips, every instance's open
 // orders are cancelled.
-func (r *Runtime) observeEquity() {
+func (r *Runtime) observeEquity() { r.observeEquityAt(r.opts.Clock.Now()) }
+
+// observeEquityAt is observeEquity at time now.
+func (r *Runtime) observeEquityAt(now time.Time) {
 	if r.stale {
 		// Refresh before the loop: a refresh inside it would clear the
 		// map being ranged over and skip assets.
@@ -801,7 +804,7 @@ func (r *Runtime) observeEquity() {
 			return
 		}
 	}
-	if r.opts.Gate.Observe(r.equity(), r.opts.Clock.Now()) {
+	if r.opts.Gate.Observe(r.equity(), now) {
 		r.killed = true
 		r.log.Error("kill switch tripped: cancelling open orders", slog.String("reason", r.opts.Gate.Killed()))
 		for _, in := range r.insts {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
@@ -290,7 +291,29 @@ func (r *Runtime) Skip(f Feed, bars Bars) int {
 		return 0
 	}
 	r.took(st, f, bars, n)
+	if r.watching() {
+		r.observeRun(st, f, bars, n)
+	}
 	return n
+}
+
+// watching reports whether the kill switch observes the equity at every
+// bar (a risk limit on equity, not tripped yet).
+func (r *Runtime) watching() bool { return r.opts.Valuation != "" && !r.killed }
+
+// observeRun feeds the kill switch the equity after each of the first n
+// bars of a run the fast path took, as OnBarRef would have after each:
+// the symbol's last price at the bar's close, at the bar's close time
+// (the step's). The strategy took the bars first, as it would have seen
+// each before its observation; a trip stops the observations, and the
+// rest of the run is what OnBarRef would deliver to a runtime whose
+// orders are refused (a run holds no order, by Skip's contract).
+func (r *Runtime) observeRun(st *feedState, f Feed, bars Bars, n int) {
+	for j := 0; j < n && !r.killed; j++ {
+		st.last.setFixed(bars.Close(j))
+		r.observeEquityAt(f.Interval.Next(time.UnixMilli(bars.OpenMs(j)).UTC()))
+	}
+	st.last.setFixed(bars.Close(n - 1))
 }
 
 // SkipAll is Skip over several feeds at once: bars[i] are feed i's bars
@@ -306,7 +329,9 @@ func (r *Runtime) SkipAll(feeds []Feed, bars []Bars) int {
 	if len(feeds) == 1 {
 		return r.Skip(feeds[0], bars[0])
 	}
-	if !r.canSkip() || len(feeds) == 0 || len(bars) != len(feeds) {
+	// With the kill switch watching, one feed's runs only (observeRun):
+	// several symbols' closes move the equity together.
+	if !r.canSkip() || r.watching() || len(feeds) == 0 || len(bars) != len(feeds) {
 		return 0
 	}
 	n := bars[0].Len()
@@ -349,7 +374,7 @@ func (r *Runtime) SkipAll(feeds []Feed, bars []Bars) int {
 // is a Skipper, none has schedules or orders open, and no kill switch
 // watches the equity at each bar.
 func (r *Runtime) canSkip() bool {
-	return r.skippers && !r.scheduled && r.opts.Valuation == "" && len(r.open) == 0
+	return r.skippers && !r.scheduled && len(r.open) == 0
 }
 
 // skipper is the instance whose Skip may take the feed's bars now: its
