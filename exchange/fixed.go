@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 
 	"github.com/shopspring/decimal"
@@ -99,6 +100,101 @@ func (f Fixed) CmpDecimal(d decimal.Decimal) int {
 		return f.Decimal().Cmp(d)
 	}
 	return cmpSmall(f.small(), y)
+}
+
+// CmpMul compares f with b × c exactly, as f.Decimal().Cmp of
+// b.Decimal().Mul(c.Decimal()) does: the product's coefficient in 128 bits
+// (an equity against its peak times 1 − the drawdown limit, at every bar
+// of a backtest).
+func (f Fixed) CmpMul(b, c Fixed) int {
+	x, y, z := f.small(), b.small(), c.small()
+	ps := y.sign * z.sign
+	switch {
+	case x.sign != ps:
+		if x.sign > ps {
+			return 1
+		}
+		return -1
+	case x.sign == 0:
+		return 0
+	}
+	hi, lo := bits.Mul64(y.mag, z.mag)
+	return x.sign * cmpWide(0, x.mag, x.exp, hi, lo, y.exp+z.exp)
+}
+
+// Wide is a decimal whose coefficient fits 128 bits, as a sign and the
+// high and low words of its magnitude, and an exponent: NewDecimal128's
+// arguments (Split128's results). A limit's floor, the start of a day's
+// equity less a loss limit, may need more than an int64.
+type Wide struct {
+	Neg    bool
+	Hi, Lo uint64
+	Exp    int32
+}
+
+// WideOf is d as a Wide, and false when its coefficient needs more than
+// 128 bits.
+func WideOf(d decimal.Decimal) (Wide, bool) {
+	neg, hi, lo, exp, ok := Split128(d)
+	return Wide{Neg: neg, Hi: hi, Lo: lo, Exp: exp}, ok
+}
+
+// CmpWide compares f with w exactly, as f.Decimal().Cmp of w's decimal
+// does.
+func (f Fixed) CmpWide(w Wide) int {
+	x := f.small()
+	ws := 0
+	switch {
+	case w.Hi|w.Lo == 0:
+	case w.Neg:
+		ws = -1
+	default:
+		ws = 1
+	}
+	switch {
+	case x.sign != ws:
+		if x.sign > ws {
+			return 1
+		}
+		return -1
+	case x.sign == 0:
+		return 0
+	}
+	return x.sign * cmpWide(0, x.mag, x.exp, w.Hi, w.Lo, int64(w.Exp))
+}
+
+// cmpWide compares the magnitudes xh:xl×10^xe and yh:yl×10^ye, each of
+// 128 bits: the one at the larger exponent is scaled to the other's, and
+// past 128 bits it is the larger (when not zero).
+func cmpWide(xh, xl uint64, xe int64, yh, yl uint64, ye int64) int {
+	if xe < ye {
+		return -cmpWide(yh, yl, ye, xh, xl, xe)
+	}
+	for d := xe - ye; d > 0 && xh|xl != 0; {
+		k := min(d, MaxPow10)
+		p := Pow10(int(k))
+		h1, l1 := bits.Mul64(xl, p)
+		h2, l2 := bits.Mul64(xh, p)
+		h, carry := bits.Add64(h1, l2, 0)
+		if h2 != 0 || carry != 0 {
+			return 1
+		}
+		xh, xl = h, l1
+		d -= k
+	}
+	switch {
+	case xh != yh:
+		if xh > yh {
+			return 1
+		}
+		return -1
+	case xl != yl:
+		if xl > yl {
+			return 1
+		}
+		return -1
+	}
+	return 0
 }
 
 // Add returns f+g exactly as decimal's Add forms it (the coefficients

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -161,6 +162,15 @@ type Gate struct {
 	lastValue decimal.Decimal
 	dayFloor  decimal.Decimal // dayStart − MaxDailyLoss
 	ddKeep    decimal.Decimal // 1 − MaxDrawdown: the floor is peak × ddKeep
+	// The peak and ddKeep as Fixeds and the daily floor in 128 bits, when
+	// all three fit (fixedOK), for ObserveFixed; and the last equity
+	// ObserveFixed took without building its decimal (lastIsFixed), for
+	// Reset.
+	peakF, ddKeepF exchange.Fixed
+	dayFloorW      exchange.Wide
+	fixedOK        bool
+	lastF          exchange.Fixed
+	lastIsFixed    bool
 }
 
 // Option configures a Gate.
@@ -393,7 +403,28 @@ func (g *Gate) checkBudget(ctx context.Context) error {
 func (g *Gate) Observe(equity decimal.Decimal, now time.Time) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.lastValue = equity
+	return g.observe(equity, now)
+}
+
+// ObserveFixed is Observe for an equity held as a Fixed (the runtime sums
+// it in int64s at every bar of a backtest). An equity the same day, no
+// higher than the peak and at or above both floors changes nothing but
+// the last value, and is compared as a Fixed without building its
+// decimal; any other takes Observe's path with equity.Decimal().
+func (g *Gate) ObserveFixed(equity exchange.Fixed, now time.Time) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.fixedOK && g.killed == "" && now.UTC().Truncate(24*time.Hour).Equal(g.day) &&
+		equity.Cmp(g.peakF) <= 0 && equity.CmpWide(g.dayFloorW) >= 0 && equity.CmpMul(g.peakF, g.ddKeepF) >= 0 {
+		g.lastF, g.lastIsFixed = equity, true
+		return false
+	}
+	return g.observe(equity.Decimal(), now)
+}
+
+// observe is Observe with the lock held.
+func (g *Gate) observe(equity decimal.Decimal, now time.Time) bool {
+	g.lastValue, g.lastIsFixed = equity, false
 	day := now.UTC().Truncate(24 * time.Hour)
 	if !day.Equal(g.day) {
 		g.day, g.dayStart = day, equity
@@ -444,6 +475,26 @@ func (g *Gate) setFloors() {
 	if m := g.limits.MaxDrawdown; m.IsPositive() {
 		g.ddKeep = decimal.NewFromInt(1).Sub(m)
 	}
+	var ok [3]bool
+	g.peakF, ok[0] = fixedOf(g.peak)
+	g.dayFloorW, ok[1] = exchange.WideOf(g.dayFloor)
+	g.ddKeepF, ok[2] = fixedOf(g.ddKeep)
+	g.fixedOK = ok == [3]bool{true, true, true}
+}
+
+// fixedOf is d as a Fixed, the same coefficient and exponent, and false
+// when the coefficient does not fit an int64 (an equity at 14 decimals has
+// 19 digits, past exchange.FixedOf's 18).
+func fixedOf(d decimal.Decimal) (exchange.Fixed, bool) {
+	neg, hi, lo, exp, ok := exchange.Split128(d)
+	if !ok || hi != 0 || lo > math.MaxInt64 {
+		return exchange.Fixed{}, false
+	}
+	c := int64(lo)
+	if neg {
+		c = -c
+	}
+	return exchange.NewFixed(c, exp), true
 }
 
 // Killed returns why trading was stopped, or "".
@@ -459,6 +510,9 @@ func (g *Gate) Reset() {
 	defer g.mu.Unlock()
 	g.killed = ""
 	g.tripped.Store(false)
+	if g.lastIsFixed {
+		g.lastValue, g.lastIsFixed = g.lastF.Decimal(), false
+	}
 	g.peak = g.lastValue
 	g.dayStart = g.lastValue
 	g.setFloors()

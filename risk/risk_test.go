@@ -3,6 +3,7 @@ package risk
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"sync"
 	"testing"
 	"time"
@@ -173,11 +174,57 @@ func TestObserveDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { g.Observe(eq, day.Add(time.Hour)) }); n != 0 {
 		t.Errorf("%v allocations, want 0", n)
 	}
+	fixed := exchange.NewFixed(1512345678901234567, -14)
+	if n := testing.AllocsPerRun(100, func() { g.ObserveFixed(fixed, day.Add(time.Hour)) }); n != 0 {
+		t.Errorf("ObserveFixed: %v allocations, want 0", n)
+	}
 	if g.Observe(d("10219.085087663550005"), day.Add(2*time.Hour)) {
 		t.Fatal("tripped at exactly half the peak")
 	}
 	if !g.Observe(d("10219.075087663550005"), day.Add(3*time.Hour)) {
 		t.Fatal("did not trip a cent below half the peak")
+	}
+}
+
+// ObserveFixed decides as Observe does: two gates, one fed decimals and
+// one Fixeds, over random walks of equities of 19 digits at 14 decimals
+// across days, with both limits, trip at the same observation with the
+// same reason, and after a Reset (from a last value ObserveFixed kept as
+// a Fixed) go on agreeing.
+func TestObserveFixedAgreesWithObserve(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(9, 10))
+	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	trips := 0
+	for walk := range 40 {
+		limits := Limits{MaxDrawdown: d("0.08"), MaxDailyLoss: d("900")}
+		switch walk % 4 {
+		case 0:
+			limits.MaxDailyLoss = decimal.Decimal{}
+		case 1: // a daily floor of more than 19 digits at 14 decimals
+			limits.MaxDailyLoss = d("200000")
+		}
+		a, _ := New(limits)
+		b, _ := New(limits)
+		eq := int64(1_000_000_000_000_000_000) + r.Int64N(1_000_000_000_000_000_000) // 10,000 to 20,000 at 14 decimals
+		at := day
+		for i := range 2000 {
+			eq += (r.Int64N(12001) - 6000) * 1_000_000_000_000 // ± 60 a step
+			at = at.Add(time.Duration(1+r.IntN(90)) * time.Minute)
+			f := exchange.NewFixed(eq, -14)
+			ta, tb := a.Observe(f.Decimal(), at), b.ObserveFixed(f, at)
+			if ta != tb || a.Killed() != b.Killed() {
+				t.Fatalf("walk %d step %d (%s at %s): Observe %v %q, ObserveFixed %v %q", walk, i, f, at, ta, a.Killed(), tb, b.Killed())
+			}
+			if ta {
+				trips++
+				a.Reset()
+				b.Reset()
+			}
+		}
+	}
+	if trips < 10 {
+		t.Fatalf("%d trips over the walks: too few to compare the tripping paths", trips)
 	}
 }
 

@@ -46,6 +46,26 @@ func (r *Runtime) valueHoldings() {
 // coefficient and exponent as that sum taken in decimal. Holdings with no
 // price are left out.
 func (r *Runtime) equity() decimal.Decimal {
+	if f, ok := r.equityFixed(); ok {
+		return f.Decimal()
+	}
+	eq := decimal.Zero
+	for i := range r.valued {
+		v := &r.valued[i]
+		switch {
+		case v.symbol == "":
+			eq = eq.Add(v.amt)
+		case v.last != nil:
+			eq = eq.Add(v.amt.Mul(v.last.decimal()))
+		}
+	}
+	return eq
+}
+
+// equityFixed is equity as a Fixed (its decimal is Fixed.Decimal's),
+// taken in int64, and false when a term or the sum does not fit: the kill
+// switch compares it without building the decimal (risk.Gate.ObserveFixed).
+func (r *Runtime) equityFixed() (exchange.Fixed, bool) {
 	if !r.valuedOK {
 		r.valueHoldings()
 	}
@@ -69,22 +89,10 @@ func (r *Runtime) equity() decimal.Decimal {
 		small = ok
 	}
 	r.terms = terms
-	if small {
-		if eq, ok := sumTerms(terms, decimal.Zero.Exponent()); ok {
-			return eq
-		}
+	if !small {
+		return exchange.Fixed{}, false
 	}
-	eq := decimal.Zero
-	for i := range r.valued {
-		v := &r.valued[i]
-		switch {
-		case v.symbol == "":
-			eq = eq.Add(v.amt)
-		case v.last != nil:
-			eq = eq.Add(v.amt.Mul(v.last.decimal()))
-		}
-	}
-	return eq
+	return sumTerms(terms, decimal.Zero.Exponent())
 }
 
 // smallDec returns d as a term when its coefficient has at most 18 digits.
@@ -122,7 +130,7 @@ func mulTerm(t equityTerm, p *lastPx) (equityTerm, bool) {
 
 // sumTerms returns the sum of the terms and a zero of exponent exp0 as
 // decimal's Add forms it: the exact sum at the smallest exponent.
-func sumTerms(terms []equityTerm, exp0 int32) (decimal.Decimal, bool) {
+func sumTerms(terms []equityTerm, exp0 int32) (exchange.Fixed, bool) {
 	exp := exp0
 	for _, t := range terms {
 		exp = min(exp, t.exp)
@@ -134,11 +142,11 @@ func sumTerms(terms []equityTerm, exp0 int32) (decimal.Decimal, bool) {
 			if t.c == 0 {
 				continue
 			}
-			return decimal.Decimal{}, false
+			return exchange.Fixed{}, false
 		}
 		hi, lo := bits.Mul64(exchange.Abs64(t.c), exchange.Pow10(int(k)))
 		if hi != 0 || lo > math.MaxInt64 {
-			return decimal.Decimal{}, false
+			return exchange.Fixed{}, false
 		}
 		c := int64(lo)
 		if t.c < 0 {
@@ -146,9 +154,9 @@ func sumTerms(terms []equityTerm, exp0 int32) (decimal.Decimal, bool) {
 		}
 		s := sum + c
 		if (sum > 0 && c > 0 && s < 0) || (sum < 0 && c < 0 && s >= 0) {
-			return decimal.Decimal{}, false
+			return exchange.Fixed{}, false
 		}
 		sum = s
 	}
-	return exchange.NewDecimal(sum, exp), true
+	return exchange.NewFixed(sum, exp), true
 }

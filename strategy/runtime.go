@@ -804,7 +804,13 @@ func (r *Runtime) observeEquityAt(now time.Time) {
 			return
 		}
 	}
-	if r.opts.Gate.Observe(r.equity(), now) {
+	var tripped bool
+	if eq, ok := r.equityFixed(); ok {
+		tripped = r.opts.Gate.ObserveFixed(eq, now)
+	} else {
+		tripped = r.opts.Gate.Observe(r.equity(), now)
+	}
+	if tripped {
 		r.killed = true
 		r.log.Error("kill switch tripped: cancelling open orders", slog.String("reason", r.opts.Gate.Killed()))
 		for _, in := range r.insts {
