@@ -263,22 +263,30 @@ func pboOverfit(sums []sharpeSums, totals []Moments, in []uint8, s int) int {
 			out.S2 -= m.S2
 			oos[j] = out.Sharpe()
 		}
-		rank := 1.0
-		for j, v := range oos {
-			switch {
-			case j == best:
-			case v < oos[best]:
-				rank++
-			case v == oos[best]:
-				rank += 0.5
-			}
-		}
-		w := rank / float64(n+1)
-		if math.Log(w/(1-w)) <= 0 {
+		if overfitSplit(oos, best) {
 			overfit++
 		}
 	}
 	return overfit
+}
+
+// overfitSplit reports whether the in-sample best configuration best is
+// overfit in a split whose out-of-sample Sharpe ratios are oos: ranked
+// among all (1 the worst, ties counting half), ω = rank / (N + 1) and
+// λ = ln(ω / (1 − ω)) ≤ 0.
+func overfitSplit(oos []float64, best int) bool {
+	rank := 1.0
+	for j, v := range oos {
+		switch {
+		case j == best:
+		case v < oos[best]:
+			rank++
+		case v == oos[best]:
+			rank += 0.5
+		}
+	}
+	w := rank / float64(len(oos)+1)
+	return math.Log(w/(1-w)) <= 0
 }
 
 // eulerGamma is the Euler–Mascheroni constant.

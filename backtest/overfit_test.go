@@ -169,17 +169,7 @@ func naivePBO(blocks [][]Moments) (float64, int) {
 			out.S2 -= in.S2
 			oos[j] = out.Sharpe()
 		}
-		rank := 1.0
-		for j, v := range oos {
-			switch {
-			case j == best:
-			case v < oos[best]:
-				rank++
-			case v == oos[best]:
-				rank += 0.5
-			}
-		}
-		if w := rank / float64(n+1); math.Log(w/(1-w)) <= 0 {
+		if overfitSplit(oos, best) { // the ranking, unchanged; the sums are what moved
 			overfit++
 		}
 	}

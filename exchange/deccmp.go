@@ -109,16 +109,25 @@ func cmpMag(xm uint64, xe int64, ym uint64, ye int64) int {
 }
 
 func cmpSmall(x, y small) int {
-	switch {
-	case x.sign != y.sign:
-		if x.sign > y.sign {
-			return 1
-		}
-		return -1
-	case x.sign == 0:
-		return 0
+	if r, ok := bySign(x.sign, y.sign); ok {
+		return r
 	}
 	return x.sign * cmpMag(x.mag, x.exp, y.mag, y.exp)
+}
+
+// bySign compares two values of signs a and b (-1, 0, +1) where the signs
+// decide: when they differ, or both are zero.
+func bySign(a, b int) (int, bool) {
+	switch {
+	case a != b:
+		if a > b {
+			return 1, true
+		}
+		return -1, true
+	case a == 0:
+		return 0, true
+	}
+	return 0, false
 }
 
 // cmpDec is a.Cmp(b), without allocating for coefficients of up to 19

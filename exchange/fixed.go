@@ -108,15 +108,8 @@ func (f Fixed) CmpDecimal(d decimal.Decimal) int {
 // of a backtest).
 func (f Fixed) CmpMul(b, c Fixed) int {
 	x, y, z := f.small(), b.small(), c.small()
-	ps := y.sign * z.sign
-	switch {
-	case x.sign != ps:
-		if x.sign > ps {
-			return 1
-		}
-		return -1
-	case x.sign == 0:
-		return 0
+	if r, ok := bySign(x.sign, y.sign*z.sign); ok {
+		return r
 	}
 	hi, lo := bits.Mul64(y.mag, z.mag)
 	return x.sign * cmpWide(0, x.mag, x.exp, hi, lo, y.exp+z.exp)
@@ -151,14 +144,8 @@ func (f Fixed) CmpWide(w Wide) int {
 	default:
 		ws = 1
 	}
-	switch {
-	case x.sign != ws:
-		if x.sign > ws {
-			return 1
-		}
-		return -1
-	case x.sign == 0:
-		return 0
+	if r, ok := bySign(x.sign, ws); ok {
+		return r
 	}
 	return x.sign * cmpWide(0, x.mag, x.exp, w.Hi, w.Lo, int64(w.Exp))
 }
