@@ -161,6 +161,17 @@ func TestFixedCmpWideMatchesDecimal(t *testing.T) {
 		if back, ok := WideOf(d); !ok || NewDecimal128(back.Neg, back.Hi, back.Lo, back.Exp).Cmp(d) != 0 {
 			t.Fatalf("WideOf(%s) = %+v, %v", d, back, ok)
 		}
+		fits := d.Coefficient().IsInt64()
+		if g, ok := w.Fixed(); ok != fits || ok && (g.Decimal().Cmp(d) != 0 || g.Exp != w.Exp) {
+			t.Fatalf("%+v.Fixed() = %s, %v; the coefficient fits an int64: %v", w, g, ok, fits)
+		}
+	}
+	for _, w := range []Wide{{Neg: true, Lo: 1 << 63}, {Lo: 1 << 63}, {Lo: math.MaxInt64}, {Neg: true, Lo: math.MaxInt64}, {Hi: 1}} {
+		d := NewDecimal128(w.Neg, w.Hi, w.Lo, w.Exp)
+		g, ok := w.Fixed()
+		if fits := d.Coefficient().IsInt64(); ok != fits || ok && g.Decimal().Cmp(d) != 0 {
+			t.Errorf("%+v.Fixed() = %s, %v; want %v", w, g, ok, fits)
+		}
 	}
 }
 

@@ -132,6 +132,18 @@ func WideOf(d decimal.Decimal) (Wide, bool) {
 	return Wide{Neg: neg, Hi: hi, Lo: lo, Exp: exp}, ok
 }
 
+// Fixed is w as a Fixed, and false when its coefficient does not fit an
+// int64 (FixedOf asks for 18 digits; an equity at 14 decimals has 19).
+func (w Wide) Fixed() (Fixed, bool) {
+	switch {
+	case w.Hi != 0 || w.Lo > 1<<63 || w.Lo == 1<<63 && !w.Neg:
+		return Fixed{}, false
+	case w.Neg:
+		return Fixed{Coef: -int64(w.Lo), Exp: w.Exp}, true // 2^63 negates to MinInt64
+	}
+	return Fixed{Coef: int64(w.Lo), Exp: w.Exp}, true
+}
+
 // CmpWide compares f with w exactly, as f.Decimal().Cmp of w's decimal
 // does.
 func (f Fixed) CmpWide(w Wide) int {

@@ -12,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -483,18 +482,13 @@ func (g *Gate) setFloors() {
 }
 
 // fixedOf is d as a Fixed, the same coefficient and exponent, and false
-// when the coefficient does not fit an int64 (an equity at 14 decimals has
-// 19 digits, past exchange.FixedOf's 18).
+// when the coefficient does not fit an int64.
 func fixedOf(d decimal.Decimal) (exchange.Fixed, bool) {
-	neg, hi, lo, exp, ok := exchange.Split128(d)
-	if !ok || hi != 0 || lo > math.MaxInt64 {
+	w, ok := exchange.WideOf(d)
+	if !ok {
 		return exchange.Fixed{}, false
 	}
-	c := int64(lo)
-	if neg {
-		c = -c
-	}
-	return exchange.NewFixed(c, exp), true
+	return w.Fixed()
 }
 
 // Killed returns why trading was stopped, or "".
