@@ -156,7 +156,8 @@ type Gate struct {
 	// switch is set and reset under it).
 	tripped   atomic.Bool
 	peak      decimal.Decimal
-	day       time.Time
+	day       time.Time // the UTC day of the last observation
+	dayEnd    time.Time // the day's end: day plus 24 hours
 	dayStart  decimal.Decimal
 	lastValue decimal.Decimal
 	dayFloor  decimal.Decimal // dayStart − MaxDailyLoss
@@ -413,7 +414,7 @@ func (g *Gate) Observe(equity decimal.Decimal, now time.Time) bool {
 func (g *Gate) ObserveFixed(equity exchange.Fixed, now time.Time) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.fixedOK && g.killed == "" && now.UTC().Truncate(24*time.Hour).Equal(g.day) &&
+	if g.fixedOK && g.killed == "" && now.Compare(g.day) >= 0 && now.Compare(g.dayEnd) < 0 && // the same UTC day
 		equity.Cmp(g.peakF) <= 0 && equity.CmpWide(g.dayFloorW) >= 0 && equity.CmpMul(g.peakF, g.ddKeepF) >= 0 {
 		g.lastF, g.lastIsFixed = equity, true
 		return false
@@ -426,7 +427,7 @@ func (g *Gate) observe(equity decimal.Decimal, now time.Time) bool {
 	g.lastValue, g.lastIsFixed = equity, false
 	day := now.UTC().Truncate(24 * time.Hour)
 	if !day.Equal(g.day) {
-		g.day, g.dayStart = day, equity
+		g.day, g.dayEnd, g.dayStart = day, day.Add(24*time.Hour), equity
 		g.setFloors()
 	}
 	// A backtest observes every bar. The comparisons build no decimal

@@ -20,6 +20,10 @@ type valuedAsset struct {
 	amt    decimal.Decimal // free plus locked
 	symbol string          // the asset's symbol in the valuation asset; "" for the valuation asset itself
 	last   *lastPx         // the symbol's last price, once one was seen
+	// term is amt as a term, when its coefficient has at most 18
+	// digits (small): split once per reload, not at every bar.
+	term  equityTerm
+	small bool
 }
 
 // equityTerm is one term of the equity sum: coefficient×10^exp.
@@ -33,6 +37,7 @@ func (r *Runtime) valueHoldings() {
 	r.valued = r.valued[:0]
 	for asset, b := range r.balances() {
 		v := valuedAsset{amt: b.Free.Add(b.Locked)}
+		v.term, v.small = smallDec(v.amt)
 		if asset != r.opts.Valuation {
 			v.symbol = asset + r.opts.Valuation
 		}
@@ -81,7 +86,7 @@ func (r *Runtime) equityFixed() (exchange.Fixed, bool) {
 		if !small {
 			continue
 		}
-		t, ok := smallDec(v.amt)
+		t, ok := v.term, v.small
 		if ok && v.symbol != "" {
 			t, ok = mulTerm(t, v.last)
 		}
