@@ -3,7 +3,10 @@ package backtest
 import (
 	"testing"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/spotbot/spotbot/marketdata"
+	"github.com/spotbot/spotbot/risk"
 	"github.com/spotbot/spotbot/strategies/smacross"
 	"github.com/spotbot/spotbot/strategy"
 )
@@ -76,6 +79,17 @@ func TestFastPathSeveralSymbols(t *testing.T) {
 				return i >= 1_000 && (i < 5_000 || i >= 5_010) && i != 8_000 && i != 12_000
 			})
 		}, wantFills: 1605, wantSkipped: 32042},
+		// With the kill switch watching, each instant's bars are
+		// observed symbol after symbol, as the steps deliver them: armed
+		// and never tripped, the same bars taken as without it; tripped
+		// at the first symbol's bar of a run's first instant, the second
+		// symbol's bar of that instant still taken.
+		{name: "kill switch armed", symbols: 2, edit: func(t *testing.T, s *Spec) {
+			s.Risk = risk.Limits{MaxDailyLoss: decimal.NewFromInt(5)}
+		}, wantFills: 1653, wantSkipped: 33682},
+		{name: "kill switch trips", symbols: 2, edit: func(t *testing.T, s *Spec) {
+			s.Risk = risk.Limits{MaxDrawdown: decimal.RequireFromString("0.02")}
+		}, wantFills: 33, wantSkipped: 38202},
 	}
 	for _, v := range variants {
 		t.Run(v.name, func(t *testing.T) {

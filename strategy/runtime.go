@@ -140,6 +140,7 @@ type Runtime struct {
 	ids          strings.Builder // the text of the latest client order ids (nextClientID)
 	stats        Stats
 	killed       bool
+	runLasts     []*lastPx    // observeRun's feeds' last prices, reused
 	skippers     bool         // some instance is a Skipper
 	scheduled    bool         // some instance has schedules
 	skipFeeds    []*feedState // SkipAll's, reused

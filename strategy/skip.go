@@ -292,7 +292,7 @@ func (r *Runtime) Skip(f Feed, bars Bars) int {
 	}
 	r.took(st, f, bars, n)
 	if r.watching() {
-		r.observeRun(st, f, bars, n)
+		r.observeRun([]Feed{f}, []Bars{bars}, n)
 	}
 	return n
 }
@@ -301,19 +301,34 @@ func (r *Runtime) Skip(f Feed, bars Bars) int {
 // bar (a risk limit on equity, not tripped yet).
 func (r *Runtime) watching() bool { return r.opts.Valuation != "" && !r.killed }
 
-// observeRun feeds the kill switch the equity after each of the first n
-// bars of a run the fast path took, as OnBarRef would have after each:
-// the symbol's last price at the bar's close, at the bar's close time
-// (the step's). The strategy took the bars first, as it would have seen
-// each before its observation; a trip stops the observations, and the
-// rest of the run is what OnBarRef would deliver to a runtime whose
-// orders are refused (a run holds no order, by Skip's contract).
-func (r *Runtime) observeRun(st *feedState, f Feed, bars Bars, n int) {
-	for j := 0; j < n && !r.killed; j++ {
-		st.last.setFixed(bars.Close(j))
-		r.observeEquityAt(f.Interval.Next(time.UnixMilli(bars.OpenMs(j)).UTC()))
+// observeRun feeds the kill switch the equity after each bar of the
+// first n instants of runs the fast path took (bars[i] feed i's, the same
+// instants), as the steps would have after delivering each, feed after
+// feed at each instant: the symbol's last price at the bar's close, at
+// the bar's close time (the step's). The strategies took the bars first,
+// as they would have seen each before its observation; a trip stops the
+// observations, and the rest of the run is what OnBarRef would deliver to
+// a runtime whose orders are refused (a run holds no order, by Skip's
+// contract). The last prices end at the runs' last closes, as took left
+// them.
+func (r *Runtime) observeRun(feeds []Feed, bars []Bars, n int) {
+	lasts := r.runLasts[:0]
+	for _, f := range feeds {
+		lasts = append(lasts, r.lastEntry(f.Symbol))
 	}
-	st.last.setFixed(bars.Close(n - 1))
+	r.runLasts = lasts
+	for j := 0; j < n && !r.killed; j++ {
+		for i, f := range feeds {
+			if r.killed {
+				break
+			}
+			lasts[i].setFixed(bars[i].Close(j))
+			r.observeEquityAt(f.Interval.Next(time.UnixMilli(bars[i].OpenMs(j)).UTC()))
+		}
+	}
+	for i := range feeds {
+		lasts[i].setFixed(bars[i].Close(n - 1))
+	}
 }
 
 // SkipAll is Skip over several feeds at once: bars[i] are feed i's bars
@@ -329,9 +344,7 @@ func (r *Runtime) SkipAll(feeds []Feed, bars []Bars) int {
 	if len(feeds) == 1 {
 		return r.Skip(feeds[0], bars[0])
 	}
-	// With the kill switch watching, one feed's runs only (observeRun):
-	// several symbols' closes move the equity together.
-	if !r.canSkip() || r.watching() || len(feeds) == 0 || len(bars) != len(feeds) {
+	if !r.canSkip() || len(feeds) == 0 || len(bars) != len(feeds) {
 		return 0
 	}
 	n := bars[0].Len()
@@ -366,6 +379,9 @@ func (r *Runtime) SkipAll(feeds []Feed, bars []Bars) int {
 			}
 		}
 		r.took(sts[i], f, run, n)
+	}
+	if r.watching() {
+		r.observeRun(feeds, bars, n)
 	}
 	return n
 }
