@@ -27,9 +27,10 @@ func appendDecimal(b []byte, d decimal.Decimal) []byte {
 	}
 	var digits [48]byte
 	var ds []byte
-	neg, hi, lo, _, ok := exchange.Split128(d)
+	w, ok := exchange.WideOf(d)
+	neg := w.Neg
 	if ok {
-		ds = appendUint128(digits[:0], hi, lo)
+		ds = appendUint128(digits[:0], w.Hi, w.Lo)
 	} else {
 		c := d.Coefficient() // a copy
 		neg = c.Sign() < 0

@@ -1,6 +1,7 @@
 package exchange
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"strconv"
@@ -117,20 +118,34 @@ func (f Fixed) CmpMul(b, c Fixed) int {
 
 // Wide is a decimal whose coefficient fits 128 bits, as a sign and the
 // high and low words of its magnitude, and an exponent: NewDecimal128's
-// arguments (Split128's results). A limit's floor, the start of a day's
-// equity less a loss limit, may need more than an int64.
+// arguments. A limit's floor, the start of a day's equity less a loss
+// limit, may need more than an int64; an average price of 16 decimals
+// past 922 does.
 type Wide struct {
 	Neg    bool
 	Hi, Lo uint64
 	Exp    int32
 }
 
-// WideOf is d as a Wide, and false when its coefficient needs more than
-// 128 bits.
+// WideOf is d as a Wide (its coefficient and exponent), and false when the
+// coefficient needs more than 128 bits. One of more than 18 digits is
+// copied out of d (an allocation).
 func WideOf(d decimal.Decimal) (Wide, bool) {
-	neg, hi, lo, exp, ok := Split128(d)
-	return Wide{Neg: neg, Hi: hi, Lo: lo, Exp: exp}, ok
+	if f, fits := FixedOf(d); fits {
+		return Wide{Neg: f.Coef < 0, Lo: Abs64(f.Coef), Exp: f.Exp}, true
+	}
+	c := d.Coefficient()
+	if c.BitLen() > 128 {
+		return Wide{}, false
+	}
+	var w [16]byte
+	c.FillBytes(w[:]) // the magnitude, big-endian
+	return Wide{Neg: c.Sign() < 0, Hi: binary.BigEndian.Uint64(w[:8]), Lo: binary.BigEndian.Uint64(w[8:]), Exp: d.Exponent()}, true
 }
+
+// Decimal is w's decimal: NewDecimal128's, the same coefficient and
+// exponent.
+func (w Wide) Decimal() decimal.Decimal { return NewDecimal128(w.Neg, w.Hi, w.Lo, w.Exp) }
 
 // Fixed is w as a Fixed, and false when its coefficient does not fit an
 // int64 (FixedOf asks for 18 digits; an equity at 14 decimals has 19).

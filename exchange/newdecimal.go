@@ -1,7 +1,6 @@
 package exchange
 
 import (
-	"encoding/binary"
 	"math"
 	"math/big"
 
@@ -51,22 +50,4 @@ func NewDecimal128(neg bool, hi, lo uint64, exp int32) decimal.Decimal {
 		b.Neg(&b)
 	}
 	return decimal.NewFromBigInt(&b, exp)
-}
-
-// Split128 is NewDecimal128's inverse: d's coefficient as a sign and the
-// high and low words of its magnitude, and its exponent; false when the
-// magnitude needs more than 128 bits. A coefficient of more than 18 digits
-// is copied out of d (an allocation).
-func Split128(d decimal.Decimal) (neg bool, hi, lo uint64, exp int32, ok bool) {
-	exp = d.Exponent()
-	if f, fits := FixedOf(d); fits {
-		return f.Coef < 0, 0, Abs64(f.Coef), exp, true
-	}
-	c := d.Coefficient()
-	if c.BitLen() > 128 {
-		return false, 0, 0, 0, false
-	}
-	var w [16]byte
-	c.FillBytes(w[:]) // the magnitude, big-endian
-	return c.Sign() < 0, binary.BigEndian.Uint64(w[:8]), binary.BigEndian.Uint64(w[8:]), exp, true
 }

@@ -129,20 +129,23 @@ func TestNewDecimal128IsNewFromBigInt(t *testing.T) {
 	}
 }
 
-// Split128 gives back NewDecimal128's arguments (a negative zero has no
-// sign) and refuses a coefficient past 128 bits.
-func TestSplit128(t *testing.T) {
+// WideOf gives back NewDecimal128's arguments (a negative zero has no
+// sign), Wide.Decimal the decimal again, and WideOf refuses a coefficient
+// past 128 bits.
+func TestWideOf(t *testing.T) {
 	t.Parallel()
 	for _, c := range wideCases() {
-		neg, hi, lo, exp, ok := Split128(NewDecimal128(c.neg, c.hi, c.lo, c.exp))
-		if wantNeg := c.neg && c.hi|c.lo != 0; !ok || neg != wantNeg || hi != c.hi || lo != c.lo || exp != c.exp {
-			t.Errorf("Split128(NewDecimal128(%v, %d, %d, %d)) = %v, %d, %d, %d, %v", c.neg, c.hi, c.lo, c.exp, neg, hi, lo, exp, ok)
+		d := NewDecimal128(c.neg, c.hi, c.lo, c.exp)
+		w, ok := WideOf(d)
+		if wantNeg := c.neg && c.hi|c.lo != 0; !ok || w.Neg != wantNeg || w.Hi != c.hi || w.Lo != c.lo || w.Exp != c.exp {
+			t.Errorf("WideOf(NewDecimal128(%v, %d, %d, %d)) = %+v, %v", c.neg, c.hi, c.lo, c.exp, w, ok)
 		}
+		sameDecimal(t, w.Decimal(), d)
 	}
 	past := new(big.Int).Lsh(big.NewInt(1), 128) // 2^128: 129 bits
 	for _, d := range []decimal.Decimal{decimal.NewFromBigInt(past, -2), decimal.NewFromBigInt(past.Neg(past), 3)} {
-		if _, _, _, _, ok := Split128(d); ok {
-			t.Errorf("Split128(%s) fits 128 bits", d)
+		if _, ok := WideOf(d); ok {
+			t.Errorf("WideOf(%s) fits 128 bits", d)
 		}
 	}
 }

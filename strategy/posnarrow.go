@@ -222,8 +222,8 @@ func wideDecOf(n narrow) wideDec { return wideDec{c: wideOf(n.Coef), exp: n.Exp}
 // out of d (an allocation): that is the case only after a fill that took
 // the decimal path.
 func wideDecOfDecimal(d decimal.Decimal) (wideDec, bool) {
-	neg, hi, lo, exp, ok := exchange.Split128(d)
-	return wideDec{c: wide{neg: neg, hi: hi, lo: lo}, exp: exp}, ok
+	w, ok := exchange.WideOf(d)
+	return wideDec{c: wide{neg: w.Neg, hi: w.Hi, lo: w.Lo}, exp: w.Exp}, ok
 }
 
 // at is w at exponent e ≤ w.exp, and false on overflow.
