@@ -232,17 +232,11 @@ func average(amount, qty *decSum, n int, price *term) (avg decimal.Decimal, qc i
 	if !ok {
 		return quo(amount, qty), 0, 0, false
 	}
-	if n == 1 && !price.big && price.e >= -prec && price.e+prec <= exchange.MaxPow10 {
-		ph, pl := bits.Mul64(exchange.Abs64(price.c), exchange.Pow10(int(price.e+prec)))
-		if ph == hi && pl == lo && (price.c < 0) == neg {
-			qc, qe = price.c, price.e
-			for qc != 0 && qc%10 == 0 {
-				qc, qe = qc/10, qe+1
-			}
-			return price.d, qc, qe, true
-		}
+	if samePrice(price, n, neg, hi, lo, prec) {
+		avg = price.d // the one fill's price: no decimal built
+	} else {
+		avg = exchange.NewDecimal128(neg, hi, lo, -prec)
 	}
-	avg = exchange.NewDecimal128(neg, hi, lo, -prec)
 	// Trailing zeros off while the coefficient needs the high word,
 	// then off the int64.
 	qe = -prec
@@ -262,6 +256,17 @@ func average(amount, qty *decSum, n int, price *term) (avg decimal.Decimal, qc i
 		qc = -qc
 	}
 	return avg, qc, qe, true
+}
+
+// samePrice reports whether the n fills' average, the quotient at
+// exponent −prec given as a sign and two words, is the last fill's price
+// (n is 1 and they are equal).
+func samePrice(price *term, n int, neg bool, hi, lo uint64, prec int32) bool {
+	if n != 1 || price.big || price.e < -prec || price.e+prec > exchange.MaxPow10 {
+		return false
+	}
+	ph, pl := bits.Mul64(exchange.Abs64(price.c), exchange.Pow10(int(price.e+prec)))
+	return ph == hi && pl == lo && (price.c < 0) == neg
 }
 
 // trades are the round trips folded, by exit time.
