@@ -54,6 +54,12 @@ func (r *Runtime) equity() decimal.Decimal {
 	if f, ok := r.equityFixed(); ok {
 		return f.Decimal()
 	}
+	return r.equityDecimal()
+}
+
+// equityDecimal is equity in decimal's arithmetic, for holdings whose
+// terms or sum do not fit an int64 (equityFixed's false).
+func (r *Runtime) equityDecimal() decimal.Decimal {
 	eq := decimal.Zero
 	for i := range r.valued {
 		v := &r.valued[i]

@@ -809,7 +809,7 @@ func (r *Runtime) observeEquityAt(now time.Time) {
 	if eq, ok := r.equityFixed(); ok {
 		tripped = r.opts.Gate.ObserveFixed(eq, now)
 	} else {
-		tripped = r.opts.Gate.Observe(r.equity(), now)
+		tripped = r.opts.Gate.Observe(r.equityDecimal(), now)
 	}
 	if tripped {
 		r.killed = true

@@ -387,8 +387,8 @@ func (r *Runtime) SkipAll(feeds []Feed, bars []Bars) int {
 }
 
 // canSkip reports whether the fast path can take bars now: some instance
-// is a Skipper, none has schedules or orders open, and no kill switch
-// watches the equity at each bar.
+// is a Skipper, and none has schedules or orders open. (A kill switch
+// watching the equity is fed each bar taken: observeRun.)
 func (r *Runtime) canSkip() bool {
 	return r.skippers && !r.scheduled && len(r.open) == 0
 }
