@@ -81,32 +81,9 @@ func cmpOf(d decimal.Decimal) (small, bool) {
 	return s, true
 }
 
-// cmpMag compares two non-zero magnitudes xm×10^xe and ym×10^ye.
-func cmpMag(xm uint64, xe int64, ym uint64, ye int64) int {
-	switch {
-	case xe > ye:
-		// x×10^(xe−ye) against y; once that needs more than 64 bits it is
-		// the larger, as y fits 64 bits and x ≥ 1.
-		d := xe - ye
-		if d >= int64(len(pow10u)) {
-			return 1
-		}
-		hi, lo := bits.Mul64(xm, pow10u[d])
-		if hi != 0 {
-			return 1
-		}
-		xm = lo
-	case ye > xe:
-		return -cmpMag(ym, ye, xm, xe)
-	}
-	switch {
-	case xm > ym:
-		return 1
-	case xm < ym:
-		return -1
-	}
-	return 0
-}
+// cmpMag compares two non-zero magnitudes xm×10^xe and ym×10^ye: cmpWide
+// with both in one word.
+func cmpMag(xm uint64, xe int64, ym uint64, ye int64) int { return cmpWide(0, xm, xe, 0, ym, ye) }
 
 func cmpSmall(x, y small) int {
 	if r, ok := bySign(x.sign, y.sign); ok {
