@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 
 	"github.com/shopspring/decimal"
 
@@ -197,11 +198,19 @@ func (r *Runtime) addOpen(t *tracked) {
 	}
 }
 
-// newTracked returns a zero tracked order from a block: orders are kept
-// while open and among the finished the runtime remembers, so a block is
-// freed once all of its orders are forgotten.
-// Blocks start at 8 orders and double up to 64.
+// newTracked returns a tracked order for record to fill in: one the
+// runtime has forgotten (dropOpen) if there is one, else a new one from a
+// block. Blocks start at 8 orders and double up to 64. Reusing the
+// forgotten keeps a long run's orders in the same 10,000 to 20,000
+// records instead of a fresh one each (about 11 bytes a bar of a
+// million-bar backtest's garbage, session 34).
 func (r *Runtime) newTracked() *tracked {
+	if n := len(r.forgotten); n > 0 {
+		t := r.forgotten[n-1]
+		r.forgotten[n-1] = nil
+		r.forgotten = r.forgotten[:n-1]
+		return t
+	}
 	if len(r.trackedBlock) == cap(r.trackedBlock) {
 		r.trackedBlock = make([]tracked, 0, min(64, max(8, 2*cap(r.trackedBlock))))
 	}
@@ -285,21 +294,28 @@ const keptFinished = 10_000
 // (a backtest's thousands of orders used to grow it, and every order
 // paid for a lookup in a map of them); find reaches the finished. A
 // backtest's runtime has no map at all (addOpen).
+//
+// An order not open (dropped before, and final again after a late
+// report) is left where it is: it joins the finished once, as
+// newTracked reuses the forgotten.
 func (r *Runtime) dropOpen(t *tracked) {
+	i := slices.Index(r.open, t)
+	if i < 0 {
+		return
+	}
+	r.open = slices.Delete(r.open, i, i+1)
 	if r.orders != nil && r.orders[t.order.ClientOrderID] == t {
 		delete(r.orders, t.order.ClientOrderID)
 	}
 	r.finished = append(r.finished, t)
 	if len(r.finished) >= 2*keptFinished {
-		n := copy(r.finished, r.finished[len(r.finished)-keptFinished:])
+		// The open list, the map and this list are a tracked order's
+		// only homes, so the oldest are no one's once they leave here.
+		forget := len(r.finished) - keptFinished
+		r.forgotten = append(r.forgotten, r.finished[:forget]...)
+		n := copy(r.finished, r.finished[forget:])
 		clear(r.finished[n:])
 		r.finished = r.finished[:n]
-	}
-	for i, o := range r.open {
-		if o == t {
-			r.open = append(r.open[:i], r.open[i+1:]...)
-			return
-		}
 	}
 }
 

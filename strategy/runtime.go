@@ -130,20 +130,23 @@ type Runtime struct {
 	orders map[string]*tracked
 	// trackedBlock is where new tracked orders are allocated from.
 	trackedBlock []tracked
-	posMath      posMath              // reused by every fill's position update
-	open         []*tracked           // not final, in placement order
-	finished     []*tracked           // final orders, oldest first (see keptFinished)
-	es           exchange.EventSource // Options.Events
-	hint         eventHint            // the EventSource's, when it has one
-	events       []exchange.OrderEvent
-	seq          int64
-	ids          strings.Builder // the text of the latest client order ids (nextClientID)
-	stats        Stats
-	killed       bool
-	runLasts     []*lastPx    // observeRun's feeds' last prices, reused
-	skippers     bool         // some instance is a Skipper
-	scheduled    bool         // some instance has schedules
-	skipFeeds    []*feedState // SkipAll's, reused
+	// forgotten are tracked orders dropped from finished, for newTracked
+	// to reuse.
+	forgotten []*tracked
+	posMath   posMath              // reused by every fill's position update
+	open      []*tracked           // not final, in placement order
+	finished  []*tracked           // final orders, oldest first (see keptFinished)
+	es        exchange.EventSource // Options.Events
+	hint      eventHint            // the EventSource's, when it has one
+	events    []exchange.OrderEvent
+	seq       int64
+	ids       strings.Builder // the text of the latest client order ids (nextClientID)
+	stats     Stats
+	killed    bool
+	runLasts  []*lastPx    // observeRun's feeds' last prices, reused
+	skippers  bool         // some instance is a Skipper
+	scheduled bool         // some instance has schedules
+	skipFeeds []*feedState // SkipAll's, reused
 }
 
 // feedState is everything a bar of one feed touches, found with one map

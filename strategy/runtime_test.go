@@ -493,6 +493,28 @@ func TestRuntimeForgetsOldFinishedOrders(t *testing.T) {
 	if err := in.Cancel("s0-0"); err == nil {
 		t.Error("a forgotten order cancelled without error")
 	}
+	// The forgotten are reused, newest forgotten first, for the next
+	// orders: a record of the last forgotten, zeroed and refilled.
+	if n := len(h.rt.forgotten); n != keptFinished {
+		t.Fatalf("%d forgotten records to reuse, want %d", n, keptFinished)
+	}
+	reused := h.rt.forgotten[keptFinished-1]
+	if _, err := in.Place(limitBuy("s0-reuse")); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(h.rt.forgotten); n != keptFinished-1 {
+		t.Fatalf("%d forgotten records after an order, want %d", n, keptFinished-1)
+	}
+	if got := h.rt.find("s0-reuse"); got != reused || got.final || got.unknown || got.trades.n != 0 || got.order.ClientOrderID != "s0-reuse" || got.order.Status != exchange.StatusNew {
+		t.Fatalf("the new order is %p %+v, want the forgotten record %p refilled", got, got, reused)
+	}
+	// A final order dropped a second time (a late report) is not listed
+	// twice, so it can never be reused twice.
+	last := h.rt.find("s0-last")
+	h.rt.dropOpen(last)
+	if f := len(h.rt.finished); f != keptFinished {
+		t.Fatalf("%d finished listed after dropping a final order again, want %d", f, keptFinished)
+	}
 	if err := in.Cancel(fmt.Sprintf("s0-%d", 2*keptFinished-2)); err != nil {
 		t.Errorf("a remembered final order: %v", err)
 	}
