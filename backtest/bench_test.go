@@ -15,6 +15,7 @@ import (
 	"github.com/spotbot/spotbot/config"
 	"github.com/spotbot/spotbot/exchange"
 	"github.com/spotbot/spotbot/marketdata"
+	"github.com/spotbot/spotbot/risk"
 	"github.com/spotbot/spotbot/scripts/benchrun"
 	"github.com/spotbot/spotbot/session"
 	"github.com/spotbot/spotbot/strategies"
@@ -339,6 +340,40 @@ func BenchmarkSMACrossUSDT(b *testing.B) {
 	b.ReportMetric(perBar/b.Elapsed().Seconds(), "bars/s")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
 	b.ReportMetric(float64(*fills), "fills")
+}
+
+// BenchmarkSMACrossArmed is BenchmarkSMACrossDistinct's million bars with
+// both of the kill switch's limits armed and never tripped (a daily loss
+// of 1,000 BTC on a 10 BTC account, a drawdown of 99%): the equity is
+// then watched at every bar, which is what a risk limit costs a backtest
+// (the default configuration arms max_drawdown). It places the same
+// 38,997 fills as without the limits.
+func BenchmarkSMACrossArmed(b *testing.B) {
+	bars, err := walkBars(1_000_000, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, restore := RunMemory(0)
+	defer restore()
+	spec := millionSpec(bars)
+	spec.Fill.MakerFee, spec.Fill.TakerFee = &decimal.Zero, &decimal.Zero
+	spec.Risk = risk.Limits{MaxDailyLoss: decimal.NewFromInt(1000), MaxDrawdown: decimal.RequireFromString("0.99")}
+	run, fills := sameFillsRun(b, spec)
+	settleHeap(run)
+	if *fills != 38_997 {
+		b.Fatalf("%d fills, want 38,997 (the kill switch tripped?)", *fills)
+	}
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for b.Loop() {
+		run()
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&after)
+	perBar := float64(bars.Len()) * float64(b.N)
+	b.ReportMetric(perBar/b.Elapsed().Seconds(), "bars/s")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
 }
 
 // BenchmarkSMACrossSymbols is one smacross instance trading a million

@@ -17,9 +17,13 @@ import (
 
 // valuedAsset is a holding the account is valued with.
 type valuedAsset struct {
-	amt    decimal.Decimal // free plus locked
-	symbol string          // the asset's symbol in the valuation asset; "" for the valuation asset itself
-	last   *lastPx         // the symbol's last price, once one was seen
+	// amt is free plus locked, built by amount: from the compact
+	// balances (at, their index plus one) only if the sum is taken in
+	// decimal after all.
+	amt    decimal.Decimal
+	at     int
+	symbol string  // the asset's symbol in the valuation asset; "" for the valuation asset itself
+	last   *lastPx // the symbol's last price, once one was seen
 	// term is amt as a term, when its coefficient has at most 18
 	// digits (small): split once per reload, not at every bar.
 	term  equityTerm
@@ -32,18 +36,57 @@ type equityTerm struct {
 	exp int32
 }
 
-// valueHoldings lists the holdings from the balances as loaded.
+// valueHoldings lists the holdings from the balances as loaded. From
+// compact balances (a backtest's, reloaded after every fill and every
+// placement) it builds no decimal: free plus locked is added as Fixed,
+// as decimal's Add would form it.
 func (r *Runtime) valueHoldings() {
 	r.valued = r.valued[:0]
-	for asset, b := range r.balances() {
-		v := valuedAsset{amt: b.Free.Add(b.Locked)}
-		v.term, v.small = smallDec(v.amt)
-		if asset != r.opts.Valuation {
-			v.symbol = asset + r.opts.Valuation
+	if c := r.compact; c != nil {
+		for i := range c.list {
+			cb := &c.list[i]
+			v := valuedAsset{at: i + 1}
+			if !cb.Wide {
+				if f, ok := cb.Free.Add(cb.Locked); ok && f.Coef > -1e18 && f.Coef < 1e18 { // at most 18 digits, as smallDec
+					v.term, v.small = equityTerm{f.Coef, f.Exp}, true
+				}
+			}
+			r.addValued(v, cb.Asset)
 		}
-		r.valued = append(r.valued, v)
+	} else {
+		for asset, b := range r.bal {
+			v := valuedAsset{amt: b.Free.Add(b.Locked)}
+			v.term, v.small = smallDec(v.amt)
+			r.addValued(v, asset)
+		}
 	}
 	r.valuedOK = true
+}
+
+// addValued lists v, the holding of asset. The symbols are named once
+// per asset (valuedSymbols), not at every reload.
+func (r *Runtime) addValued(v valuedAsset, asset string) {
+	if asset != r.opts.Valuation {
+		sym, ok := r.valuedSymbols[asset]
+		if !ok {
+			if r.valuedSymbols == nil {
+				r.valuedSymbols = map[string]string{}
+			}
+			sym = asset + r.opts.Valuation
+			r.valuedSymbols[asset] = sym
+		}
+		v.symbol = sym
+	}
+	r.valued = append(r.valued, v)
+}
+
+// amount is v's free plus locked as a decimal.
+func (r *Runtime) amount(v *valuedAsset) decimal.Decimal {
+	if v.at > 0 {
+		b := r.compact.decimals(v.at - 1)
+		v.amt, v.at = b.Free.Add(b.Locked), 0
+	}
+	return v.amt
 }
 
 // equity returns the account's value in the valuation asset at the last
@@ -65,9 +108,9 @@ func (r *Runtime) equityDecimal() decimal.Decimal {
 		v := &r.valued[i]
 		switch {
 		case v.symbol == "":
-			eq = eq.Add(v.amt)
+			eq = eq.Add(r.amount(v))
 		case v.last != nil:
-			eq = eq.Add(v.amt.Mul(v.last.decimal()))
+			eq = eq.Add(r.amount(v).Mul(v.last.decimal()))
 		}
 	}
 	return eq

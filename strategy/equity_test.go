@@ -12,7 +12,7 @@ import (
 // arithmetic, for comparison with equity.
 func refEquity(r *Runtime) decimal.Decimal {
 	eq := decimal.Zero
-	for asset, b := range r.bal {
+	for asset, b := range r.balances() {
 		amt := b.Free.Add(b.Locked)
 		if asset == r.opts.Valuation {
 			eq = eq.Add(amt)
@@ -49,23 +49,62 @@ func TestEquityMatchesDecimal(t *testing.T) {
 			map[string]string{"BTCUSDT": "98765.4321"}, "12193263112460906.3483112635269"},
 		{"scaled beyond int64", []exchange.Balance{bal("USDT", "9500000000", "0"), bal("BTC", "9000000000", "0")},
 			map[string]string{"BTCUSDT": "0.000000001"}, "9500000009"},
+		{"beyond int64, locked", []exchange.Balance{bal("USDT", "1", "0.5"), bal("BTC", "123456789012.123456789", "0.000000001")},
+			map[string]string{"BTCUSDT": "98765.4321"}, "12193263112460906.848410028959"},
+		{"scaled beyond int64, locked", []exchange.Balance{bal("USDT", "9500000000", "0.25"), bal("BTC", "9000000000", "1")},
+			map[string]string{"BTCUSDT": "0.000000001"}, "9500000009.250000001"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			h := newHarness(t, Options{Valuation: "USDT"})
-			h.ft.balances = c.bals
-			for sym, p := range c.prices {
-				h.rt.setLast(sym, d(p))
+		for _, compact := range []bool{false, true} {
+			name := c.name
+			if compact {
+				name += ", compact"
 			}
-			h.rt.stale = true
-			for i := range 2 { // the second time from the holdings listed by the first
-				h.rt.observeEquity()
-				got, want := h.rt.equity(), refEquity(h.rt)
-				if !sameDecimal(got, want) || got.String() != c.want {
-					t.Errorf("pass %d: equity %se%d, want %se%d (%s)", i, got.Coefficient(), got.Exponent(), want.Coefficient(), want.Exponent(), c.want)
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				opts := Options{Valuation: "USDT"}
+				if compact { // read as a backtest reads the simulator's account
+					opts.Balances = compactReader(c.bals)
 				}
-			}
-		})
+				h := newHarness(t, opts)
+				if compact != (h.rt.compact != nil) {
+					t.Fatalf("compact balances %v, want %v", h.rt.compact != nil, compact)
+				}
+				h.ft.balances = c.bals
+				for sym, p := range c.prices {
+					h.rt.setLast(sym, d(p))
+				}
+				h.rt.stale = true
+				for i := range 2 { // the second time from the holdings listed by the first
+					h.rt.observeEquity()
+					got, want := h.rt.equity(), refEquity(h.rt)
+					if !sameDecimal(got, want) || got.String() != c.want {
+						t.Errorf("pass %d: equity %se%d, want %se%d (%s)", i, got.Coefficient(), got.Exponent(), want.Coefficient(), want.Exponent(), c.want)
+					}
+				}
+			})
+		}
 	}
+}
+
+// compactReader is a CompactBalanceReader of bals: each amount as a Fixed
+// where both of a balance's fit, else as its decimals (Wide), as the
+// simulator's port lists them.
+type compactReader []exchange.Balance
+
+func (c compactReader) AppendBalances(dst []exchange.Balance) ([]exchange.Balance, error) {
+	return append(dst, c...), nil
+}
+
+func (c compactReader) AppendCompactBalances(dst []exchange.CompactBalance) ([]exchange.CompactBalance, error) {
+	for _, b := range c {
+		free, ok1 := exchange.FixedOf(b.Free)
+		locked, ok2 := exchange.FixedOf(b.Locked)
+		if ok1 && ok2 {
+			dst = append(dst, exchange.CompactBalance{Asset: b.Asset, Free: free, Locked: locked})
+		} else {
+			dst = append(dst, exchange.CompactBalance{Asset: b.Asset, Wide: true, FreeDec: b.Free, LockedDec: b.Locked})
+		}
+	}
+	return dst, nil
 }

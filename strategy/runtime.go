@@ -121,9 +121,12 @@ type Runtime struct {
 	stale   bool // balances need a refresh
 	// valued are the holdings equity is valued with, listed from bal
 	// when valuedOK; terms is scratch for the sum.
-	valued   []valuedAsset
-	valuedOK bool
-	terms    []equityTerm
+	valued []valuedAsset
+	// valuedSymbols are the valued assets' symbols in the valuation
+	// asset, by asset.
+	valuedSymbols map[string]string
+	valuedOK      bool
+	terms         []equityTerm
 	// orders are the open orders by client order id, once more than
 	// openIndexAt were open at a time (nil before: find scans open); find
 	// reaches the finished too.
