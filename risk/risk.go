@@ -154,23 +154,60 @@ type Gate struct {
 	killed string // reason, empty while trading is allowed
 	// tripped is killed != "", read by Check without the lock (the
 	// switch is set and reset under it).
-	tripped   atomic.Bool
-	peak      decimal.Decimal
-	day       time.Time // the UTC day of the last observation
-	dayEnd    time.Time // the day's end: day plus 24 hours
-	dayStart  decimal.Decimal
-	lastValue decimal.Decimal
-	dayFloor  decimal.Decimal // dayStart − MaxDailyLoss
-	ddKeep    decimal.Decimal // 1 − MaxDrawdown: the floor is peak × ddKeep
-	// The peak and ddKeep as Fixeds and the daily floor in 128 bits, when
-	// all three fit (fixedOK), for ObserveFixed; and the last equity
-	// ObserveFixed took without building its decimal (lastIsFixed), for
-	// Reset.
-	peakF, ddKeepF exchange.Fixed
-	dayFloorW      exchange.Wide
-	fixedOK        bool
-	lastF          exchange.Fixed
-	lastIsFixed    bool
+	tripped  atomic.Bool
+	peak     decimal.Decimal
+	day      time.Time // the UTC day of the last observation
+	dayEnd   time.Time // the day's end: day plus 24 hours
+	dayStart decimal.Decimal
+	dayFloor decimal.Decimal // dayStart − MaxDailyLoss
+	ddKeep   decimal.Decimal // 1 − MaxDrawdown: the floor is peak × ddKeep
+	// quiet mirrors the day, the peak and the floors as integers, and
+	// gen counts its changes (Quiet).
+	quiet Quiet
+	gen   atomic.Uint64
+}
+
+// Quiet is where an observation of the equity changes nothing: the same
+// UTC day as the gate's, no higher than its peak, at or above both
+// floors, the switch not tripped. It holds the peak and 1 − MaxDrawdown
+// as Fixeds and the daily floor in 128 bits; when one of them does not
+// fit, nothing is quiet. A Quiet taken from a gate (Gate.Quiet) lets its
+// caller skip the gate's lock for such observations (Gate.IsQuiet):
+// a backtest with a risk limit observes every bar, and most bars are
+// quiet.
+type Quiet struct {
+	ok          bool
+	gen         uint64 // the gate's generation it was taken at
+	day, dayEnd time.Time
+	peak        exchange.Fixed
+	ddKeep      exchange.Fixed
+	dayFloor    exchange.Wide
+}
+
+// holds reports whether observing equity at now is quiet.
+func (q *Quiet) holds(equity exchange.Fixed, now time.Time) bool {
+	return q.ok && now.Compare(q.day) >= 0 && now.Compare(q.dayEnd) < 0 &&
+		equity.Cmp(q.peak) <= 0 && equity.CmpWide(q.dayFloor) >= 0 && equity.CmpMul(q.peak, q.ddKeep) >= 0
+}
+
+// Quiet returns where an observation changes nothing, as the gate stands.
+func (g *Gate) Quiet() Quiet {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.quiet
+}
+
+// IsQuiet reports whether observing equity at now would change nothing,
+// by q, taken from this gate and still current (the gate has not changed
+// since): then the observation can be left out. It takes no lock.
+func (g *Gate) IsQuiet(q *Quiet, equity exchange.Fixed, now time.Time) bool {
+	return q.gen == g.gen.Load() && q.holds(equity, now)
+}
+
+// changed bumps the generation after the quiet range changed (under the
+// lock).
+func (g *Gate) changed() {
+	g.quiet.gen = g.gen.Add(1)
 }
 
 // Option configures a Gate.
@@ -407,16 +444,13 @@ func (g *Gate) Observe(equity decimal.Decimal, now time.Time) bool {
 }
 
 // ObserveFixed is Observe for an equity held as a Fixed (the runtime sums
-// it in int64s at every bar of a backtest). An equity the same day, no
-// higher than the peak and at or above both floors changes nothing but
-// the last value, and is compared as a Fixed without building its
-// decimal; any other takes Observe's path with equity.Decimal().
+// it in int64s at every bar of a backtest). A quiet observation (Quiet)
+// is compared as a Fixed without building its decimal; any other takes
+// Observe's path with equity.Decimal().
 func (g *Gate) ObserveFixed(equity exchange.Fixed, now time.Time) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.fixedOK && g.killed == "" && now.Compare(g.day) >= 0 && now.Compare(g.dayEnd) < 0 && // the same UTC day
-		equity.Cmp(g.peakF) <= 0 && equity.CmpWide(g.dayFloorW) >= 0 && equity.CmpMul(g.peakF, g.ddKeepF) >= 0 {
-		g.lastF, g.lastIsFixed = equity, true
+	if g.quiet.holds(equity, now) {
 		return false
 	}
 	return g.observe(equity.Decimal(), now)
@@ -424,7 +458,6 @@ func (g *Gate) ObserveFixed(equity exchange.Fixed, now time.Time) bool {
 
 // observe is Observe with the lock held.
 func (g *Gate) observe(equity decimal.Decimal, now time.Time) bool {
-	g.lastValue, g.lastIsFixed = equity, false
 	day := now.UTC().Truncate(24 * time.Hour)
 	if !day.Equal(g.day) {
 		g.day, g.dayEnd, g.dayStart = day, day.Add(24*time.Hour), equity
@@ -446,16 +479,14 @@ func (g *Gate) observe(equity decimal.Decimal, now time.Time) bool {
 	}
 	if l := g.limits.MaxDailyLoss; l.IsPositive() {
 		if loss := g.dayStart.Sub(equity); loss.GreaterThan(l) {
-			g.killed = fmt.Sprintf("daily loss %s exceeds %s", loss, l)
-			g.tripped.Store(true)
+			g.trip(fmt.Sprintf("daily loss %s exceeds %s", loss, l))
 			return true
 		}
 	}
 	if m := g.limits.MaxDrawdown; m.IsPositive() && g.peak.IsPositive() {
 		dd := g.peak.Sub(equity).Div(g.peak)
 		if dd.GreaterThan(m) {
-			g.killed = fmt.Sprintf("drawdown %s%% exceeds %s%%", dd.Mul(decimal.NewFromInt(100)).StringFixed(2), m.Mul(decimal.NewFromInt(100)).String())
-			g.tripped.Store(true)
+			g.trip(fmt.Sprintf("drawdown %s%% exceeds %s%%", dd.Mul(decimal.NewFromInt(100)).StringFixed(2), m.Mul(decimal.NewFromInt(100)).String()))
 			return true
 		}
 	}
@@ -475,11 +506,22 @@ func (g *Gate) setFloors() {
 	if m := g.limits.MaxDrawdown; m.IsPositive() {
 		g.ddKeep = decimal.NewFromInt(1).Sub(m)
 	}
+	q := &g.quiet
 	var ok [3]bool
-	g.peakF, ok[0] = fixedOf(g.peak)
-	g.dayFloorW, ok[1] = exchange.WideOf(g.dayFloor)
-	g.ddKeepF, ok[2] = fixedOf(g.ddKeep)
-	g.fixedOK = ok == [3]bool{true, true, true}
+	q.peak, ok[0] = fixedOf(g.peak)
+	q.dayFloor, ok[1] = exchange.WideOf(g.dayFloor)
+	q.ddKeep, ok[2] = fixedOf(g.ddKeep)
+	q.day, q.dayEnd = g.day, g.dayEnd
+	q.ok = ok == [3]bool{true, true, true} && g.killed == ""
+	g.changed()
+}
+
+// trip stops trading for reason (under the lock).
+func (g *Gate) trip(reason string) {
+	g.killed = reason
+	g.tripped.Store(true)
+	g.quiet.ok = false
+	g.changed()
 }
 
 // fixedOf is d as a Fixed, the same coefficient and exponent, and false
@@ -499,16 +541,14 @@ func (g *Gate) Killed() string {
 	return g.killed
 }
 
-// Reset re-arms the kill switch (an operator decision).
-func (g *Gate) Reset() {
+// Reset re-arms the kill switch (an operator decision) at the account's
+// equity now: the peak and the day's start become it.
+func (g *Gate) Reset(equity decimal.Decimal) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.killed = ""
 	g.tripped.Store(false)
-	if g.lastIsFixed {
-		g.lastValue, g.lastIsFixed = g.lastF.Decimal(), false
-	}
-	g.peak = g.lastValue
-	g.dayStart = g.lastValue
+	g.peak = equity
+	g.dayStart = equity
 	g.setFloors()
 }

@@ -133,7 +133,7 @@ func TestKillSwitch(t *testing.T) {
 		if !errors.As(err, &r) || r.Rule != RuleKillSwitch {
 			t.Fatalf("Check after kill = %v", err)
 		}
-		g.Reset()
+		g.Reset(d("800")) // the equity last observed
 		if err := g.Check(t.Context(), buy("0.01", "20000"), newView()); err != nil {
 			t.Fatalf("Check after Reset = %v", err)
 		}
@@ -189,13 +189,14 @@ func TestObserveDoesNotAllocate(t *testing.T) {
 // ObserveFixed decides as Observe does: two gates, one fed decimals and
 // one Fixeds, over random walks of equities of 19 digits at 14 decimals
 // across days, with both limits, trip at the same observation with the
-// same reason, and after a Reset (from a last value ObserveFixed kept as
-// a Fixed) go on agreeing.
+// same reason, and after a Reset at the equity that tripped them go on
+// agreeing. A third gate, observed only where its last Quiet does not
+// hold, agrees with them too.
 func TestObserveFixedAgreesWithObserve(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 10))
 	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
-	trips := 0
+	trips, quiet := 0, 0
 	for walk := range 40 {
 		limits := Limits{MaxDrawdown: d("0.08"), MaxDailyLoss: d("900")}
 		switch walk % 4 {
@@ -206,6 +207,8 @@ func TestObserveFixedAgreesWithObserve(t *testing.T) {
 		}
 		a, _ := New(limits)
 		b, _ := New(limits)
+		c, _ := New(limits) // observed only when its Quiet says so
+		q := c.Quiet()
 		eq := int64(1_000_000_000_000_000_000) + r.Int64N(1_000_000_000_000_000_000) // 10,000 to 20,000 at 14 decimals
 		at := day
 		for i := range 2000 {
@@ -216,15 +219,29 @@ func TestObserveFixedAgreesWithObserve(t *testing.T) {
 			if ta != tb || a.Killed() != b.Killed() {
 				t.Fatalf("walk %d step %d (%s at %s): Observe %v %q, ObserveFixed %v %q", walk, i, f, at, ta, a.Killed(), tb, b.Killed())
 			}
+			tc := false
+			if c.IsQuiet(&q, f, at) {
+				quiet++
+			} else {
+				tc = c.ObserveFixed(f, at)
+				q = c.Quiet()
+			}
+			if tc != ta || c.Killed() != a.Killed() {
+				t.Fatalf("walk %d step %d (%s at %s): Observe %v %q, observed when not quiet %v %q", walk, i, f, at, ta, a.Killed(), tc, c.Killed())
+			}
 			if ta {
 				trips++
-				a.Reset()
-				b.Reset()
+				a.Reset(f.Decimal())
+				b.Reset(f.Decimal())
+				c.Reset(f.Decimal())
+				if c.IsQuiet(&q, f, at) {
+					t.Fatalf("walk %d step %d: a Quiet taken before a Reset is still quiet", walk, i)
+				}
 			}
 		}
 	}
-	if trips < 10 {
-		t.Fatalf("%d trips over the walks: too few to compare the tripping paths", trips)
+	if trips != 59 || quiet != 74_067 {
+		t.Fatalf("%d trips and %d quiet steps over the walks: want 59 and 74,067", trips, quiet)
 	}
 }
 
@@ -530,5 +547,69 @@ func TestCheckWithFixedFree(t *testing.T) {
 	err = plain.Check(context.Background(), market(exchange.SideBuy, "", "1000.01"), &fixedFreeView{view: newView(), fix: frees[0]})
 	if err == nil || err.Error() != "risk: balance: buy for 1000.01 USDT but only 1000 free (exchange code 30004)" {
 		t.Errorf("refusal %v", err)
+	}
+}
+
+// A Quiet holds inside the day it was taken on, at or below the peak and
+// at or above both floors, and not once the gate has changed since it was
+// taken, even for an equity it would still hold for.
+func TestQuiet(t *testing.T) {
+	t.Parallel()
+	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	g, _ := New(Limits{MaxDrawdown: d("0.08"), MaxDailyLoss: d("50")})
+	fx := func(s string) exchange.Fixed {
+		f, ok := exchange.FixedOf(d(s))
+		if !ok {
+			t.Fatalf("%s does not fit a Fixed", s)
+		}
+		return f
+	}
+	if q := g.Quiet(); g.IsQuiet(&q, fx("1000"), day) {
+		t.Fatal("quiet before the first observation")
+	}
+	g.Observe(d("1000"), day.Add(time.Hour)) // peak 1000; floors 920 (drawdown) and 950 (the day's loss)
+	q := g.Quiet()
+	for _, c := range []struct {
+		eq    string
+		at    time.Duration
+		quiet bool
+	}{
+		{"1000", 2 * time.Hour, true},
+		{"950", 2 * time.Hour, true},
+		{"949.99", 2 * time.Hour, false},  // below the day's floor
+		{"1000.01", 2 * time.Hour, false}, // a new peak
+		{"1000", 24 * time.Hour, false},   // the next day
+		{"1000", -time.Nanosecond, false}, // the day before
+	} {
+		if got := g.IsQuiet(&q, fx(c.eq), day.Add(c.at)); got != c.quiet {
+			t.Errorf("%s at %s: quiet %v, want %v", c.eq, c.at, got, c.quiet)
+		}
+	}
+	// A new peak moves the drawdown floor to 1012: the Quiet taken before
+	// no longer answers, though 960 was quiet by it.
+	g.Observe(d("1100"), day.Add(3*time.Hour))
+	if g.IsQuiet(&q, fx("960"), day.Add(4*time.Hour)) {
+		t.Fatal("a Quiet taken before a new peak still holds")
+	}
+	q = g.Quiet()
+	if g.IsQuiet(&q, fx("960"), day.Add(4*time.Hour)) || g.IsQuiet(&q, fx("1011.99"), day.Add(4*time.Hour)) || !g.IsQuiet(&q, fx("1012"), day.Add(4*time.Hour)) {
+		t.Fatal("the new Quiet does not hold from the new floor, 1012, to the peak")
+	}
+	if !g.Observe(d("960"), day.Add(4*time.Hour)) {
+		t.Fatal("960 did not trip the drawdown")
+	}
+	if q = g.Quiet(); g.IsQuiet(&q, fx("1050"), day.Add(5*time.Hour)) {
+		t.Fatal("quiet with the switch tripped")
+	}
+	// Tripped, the gate still follows the days: a new day's floors leave
+	// nothing quiet either.
+	next := day.Add(24 * time.Hour)
+	g.Observe(d("1050"), next)
+	if q = g.Quiet(); g.IsQuiet(&q, fx("1050"), next.Add(time.Hour)) {
+		t.Fatal("quiet with the switch tripped, on a new day")
+	}
+	g.Reset(d("960"))
+	if q = g.Quiet(); !g.IsQuiet(&q, fx("960"), next.Add(time.Hour)) || g.IsQuiet(&q, fx("960.01"), next.Add(time.Hour)) {
+		t.Fatal("after Reset at 960 the Quiet does not hold at 960 and only there (floors 910 and 883.2)")
 	}
 }

@@ -122,6 +122,9 @@ type Runtime struct {
 	// valued are the holdings equity is valued with, listed from bal
 	// when valuedOK; terms is scratch for the sum.
 	valued []valuedAsset
+	// quiet is where an equity changes nothing in the gate, as it stood
+	// after the last observation the runtime gave it.
+	quiet risk.Quiet
 	// valuedSymbols are the valued assets' symbols in the valuation
 	// asset, by asset.
 	valuedSymbols map[string]string
@@ -813,7 +816,13 @@ func (r *Runtime) observeEquityAt(now time.Time) {
 	}
 	var tripped bool
 	if eq, ok := r.equityFixed(); ok {
+		// Most bars' equity changes nothing in the gate (risk.Quiet):
+		// those are left out without taking its lock.
+		if r.opts.Gate.IsQuiet(&r.quiet, eq, now) {
+			return
+		}
 		tripped = r.opts.Gate.ObserveFixed(eq, now)
+		r.quiet = r.opts.Gate.Quiet()
 	} else {
 		tripped = r.opts.Gate.Observe(r.equityDecimal(), now)
 	}
