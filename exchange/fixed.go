@@ -103,19 +103,6 @@ func (f Fixed) CmpDecimal(d decimal.Decimal) int {
 	return cmpSmall(f.small(), y)
 }
 
-// CmpMul compares f with b × c exactly, as f.Decimal().Cmp of
-// b.Decimal().Mul(c.Decimal()) does: the product's coefficient in 128 bits
-// (an equity against its peak times 1 − the drawdown limit, at every bar
-// of a backtest).
-func (f Fixed) CmpMul(b, c Fixed) int {
-	x, y, z := f.small(), b.small(), c.small()
-	if r, ok := bySign(x.sign, y.sign*z.sign); ok {
-		return r
-	}
-	hi, lo := bits.Mul64(y.mag, z.mag)
-	return x.sign * cmpWide(0, x.mag, x.exp, hi, lo, y.exp+z.exp)
-}
-
 // Wide is a decimal whose coefficient fits 128 bits, as a sign and the
 // high and low words of its magnitude, and an exponent: NewDecimal128's
 // arguments. A limit's floor, the start of a day's equity less a loss

@@ -180,14 +180,13 @@ type Quiet struct {
 	gen         uint64 // the gate's generation it was taken at
 	day, dayEnd time.Time
 	peak        exchange.Fixed
-	ddKeep      exchange.Fixed
-	dayFloor    exchange.Wide
+	floor       exchange.Wide // the higher floor: the day's, or peak × (1 − MaxDrawdown)
 }
 
 // holds reports whether observing equity at now is quiet.
 func (q *Quiet) holds(equity exchange.Fixed, now time.Time) bool {
 	return q.ok && now.Compare(q.day) >= 0 && now.Compare(q.dayEnd) < 0 &&
-		equity.Cmp(q.peak) <= 0 && equity.CmpWide(q.dayFloor) >= 0 && equity.CmpMul(q.peak, q.ddKeep) >= 0
+		equity.Cmp(q.peak) <= 0 && equity.CmpWide(q.floor) >= 0
 }
 
 // Quiet returns where an observation changes nothing, as the gate stands.
@@ -506,13 +505,18 @@ func (g *Gate) setFloors() {
 	if m := g.limits.MaxDrawdown; m.IsPositive() {
 		g.ddKeep = decimal.NewFromInt(1).Sub(m)
 	}
+	// The quiet range's floor is the higher of the two, taken exactly
+	// once here (at a new day, a new peak, a Reset).
 	q := &g.quiet
-	var ok [3]bool
+	floor := g.dayFloor
+	if dd := g.peak.Mul(g.ddKeep); exchange.CmpDecimal(dd, floor) > 0 {
+		floor = dd
+	}
+	var ok [2]bool
 	q.peak, ok[0] = fixedOf(g.peak)
-	q.dayFloor, ok[1] = exchange.WideOf(g.dayFloor)
-	q.ddKeep, ok[2] = fixedOf(g.ddKeep)
+	q.floor, ok[1] = exchange.WideOf(floor)
 	q.day, q.dayEnd = g.day, g.dayEnd
-	q.ok = ok == [3]bool{true, true, true} && g.killed == ""
+	q.ok = ok == [2]bool{true, true} && g.killed == ""
 	g.changed()
 }
 
