@@ -181,12 +181,23 @@ type Quiet struct {
 	day, dayEnd time.Time
 	peak        exchange.Fixed
 	floor       exchange.Wide // the higher floor: the day's, or peak × (1 − MaxDrawdown)
+	// floorUp is the floor rounded up to the peak's exponent, when that
+	// fits (atPeak): an equity at that exponent, the common case (the
+	// peak was one), is at or above the floor when its coefficient is at
+	// or above floorUp's, so both bounds are integer comparisons.
+	floorUp int64
+	atPeak  bool
 }
 
 // holds reports whether observing equity at now is quiet.
 func (q *Quiet) holds(equity exchange.Fixed, now time.Time) bool {
-	return q.ok && now.Compare(q.day) >= 0 && now.Compare(q.dayEnd) < 0 &&
-		equity.Cmp(q.peak) <= 0 && equity.CmpWide(q.floor) >= 0
+	if !q.ok || now.Compare(q.day) < 0 || now.Compare(q.dayEnd) >= 0 {
+		return false
+	}
+	if q.atPeak && equity.Exp == q.peak.Exp {
+		return equity.Coef <= q.peak.Coef && equity.Coef >= q.floorUp
+	}
+	return equity.Cmp(q.peak) <= 0 && equity.CmpWide(q.floor) >= 0
 }
 
 // Quiet returns where an observation changes nothing, as the gate stands.
@@ -517,6 +528,14 @@ func (g *Gate) setFloors() {
 	q.floor, ok[1] = exchange.WideOf(floor)
 	q.day, q.dayEnd = g.day, g.dayEnd
 	q.ok = ok == [2]bool{true, true} && g.killed == ""
+	q.atPeak = false
+	if q.ok {
+		// The least multiple of 10^peak.Exp at or above the floor.
+		up := floor.Shift(-q.peak.Exp).Ceil()
+		if up.NumDigits()+int(max(up.Exponent(), 0)) <= 18 { // fits an int64
+			q.floorUp, q.atPeak = up.IntPart(), true
+		}
+	}
 	g.changed()
 }
 

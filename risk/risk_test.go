@@ -202,19 +202,28 @@ func TestObserveFixedAgreesWithObserve(t *testing.T) {
 		switch walk % 4 {
 		case 0:
 			limits.MaxDailyLoss = decimal.Decimal{}
-		case 1: // a daily floor of more than 19 digits at 14 decimals
+		case 2: // a daily floor of more than 19 digits at 14 decimals
 			limits.MaxDailyLoss = d("200000")
 		}
 		a, _ := New(limits)
 		b, _ := New(limits)
 		c, _ := New(limits) // observed only when its Quiet says so
 		q := c.Quiet()
-		eq := int64(1_000_000_000_000_000_000) + r.Int64N(1_000_000_000_000_000_000) // 10,000 to 20,000 at 14 decimals
+		// 10,000 to 20,000 at 14 decimals (19 digits), or, in every
+		// other walk, at 8 (the quiet range's integer bounds then fit).
+		exp, unit := int32(-14), int64(1_000_000_000_000)
+		if walk%2 == 1 {
+			exp, unit = -8, 1_000_000
+		}
+		eq := 10_000*unit*100 + r.Int64N(10_000*unit*100)
 		at := day
 		for i := range 2000 {
-			eq += (r.Int64N(12001) - 6000) * 1_000_000_000_000 // ± 60 a step
+			eq += (r.Int64N(12001) - 6000) * unit // ± 60 a step
+			if i%7 == 0 {
+				eq += r.Int64N(unit) // off the step's grid
+			}
 			at = at.Add(time.Duration(1+r.IntN(90)) * time.Minute)
-			f := exchange.NewFixed(eq, -14)
+			f := exchange.NewFixed(eq, exp)
 			ta, tb := a.Observe(f.Decimal(), at), b.ObserveFixed(f, at)
 			if ta != tb || a.Killed() != b.Killed() {
 				t.Fatalf("walk %d step %d (%s at %s): Observe %v %q, ObserveFixed %v %q", walk, i, f, at, ta, a.Killed(), tb, b.Killed())
@@ -240,8 +249,8 @@ func TestObserveFixedAgreesWithObserve(t *testing.T) {
 			}
 		}
 	}
-	if trips != 59 || quiet != 74_067 {
-		t.Fatalf("%d trips and %d quiet steps over the walks: want 59 and 74,067", trips, quiet)
+	if trips != 61 || quiet != 73_717 {
+		t.Fatalf("%d trips and %d quiet steps over the walks: want 61 and 73,717", trips, quiet)
 	}
 }
 
@@ -611,5 +620,46 @@ func TestQuiet(t *testing.T) {
 	g.Reset(d("960"))
 	if q = g.Quiet(); !g.IsQuiet(&q, fx("960"), next.Add(time.Hour)) || g.IsQuiet(&q, fx("960.01"), next.Add(time.Hour)) {
 		t.Fatal("after Reset at 960 the Quiet does not hold at 960 and only there (floors 910 and 883.2)")
+	}
+}
+
+// A Quiet answers as the gate's decimals do, at the bounds' integer
+// comparisons: equities one unit either side of the peak and of the
+// floor (rounded up to the peak's exponent, and also a tenth of a unit
+// off it), over gates in random states with both limits.
+func TestQuietMatchesDecimal(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(11, 12))
+	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	keeps := []string{"0.08", "0.5", "0.123", "0.99"}
+	losses := []string{"0", "50", "333.33", "1234.56789"}
+	checked := 0
+	for trial := range 3000 {
+		g, _ := New(Limits{MaxDrawdown: d(keeps[trial%4]), MaxDailyLoss: d(losses[(trial/4)%4])})
+		at := day
+		for range 1 + r.IntN(4) {
+			at = at.Add(time.Duration(r.IntN(600)) * time.Minute)
+			g.Observe(exchange.NewFixed(900_000_000_000+r.Int64N(200_000_000_000), -8).Decimal(), at)
+		}
+		q := g.Quiet()
+		if g.Killed() != "" {
+			continue
+		}
+		if !q.atPeak {
+			t.Fatalf("trial %d: peak %s, floor %s: no integer bounds", trial, g.peak, q.floor.Decimal())
+		}
+		for _, c := range []int64{q.floorUp - 1, q.floorUp, q.floorUp + 1, q.peak.Coef - 1, q.peak.Coef, q.peak.Coef + 1} {
+			for _, eq := range []exchange.Fixed{exchange.NewFixed(c, q.peak.Exp), exchange.NewFixed(10*c-1, q.peak.Exp-1), exchange.NewFixed(10*c+1, q.peak.Exp-1)} {
+				e := eq.Decimal()
+				want := exchange.CmpDecimal(e, g.peak) <= 0 && exchange.CmpDecimal(e, g.dayFloor) >= 0 && e.Cmp(g.peak.Mul(g.ddKeep)) >= 0
+				if got := g.IsQuiet(&q, eq, at); got != want {
+					t.Fatalf("trial %d: peak %s, day's floor %s, keep %s: %s quiet %v, want %v", trial, g.peak, g.dayFloor, g.ddKeep, e, got, want)
+				}
+				checked++
+			}
+		}
+	}
+	if checked != 38_898 { // 18 equities a trial, the trials whose switch tripped left out
+		t.Fatalf("%d equities checked, want 38,898", checked)
 	}
 }
