@@ -146,6 +146,47 @@ func (w Wide) Fixed() (Fixed, bool) {
 	return Fixed{Coef: int64(w.Lo), Exp: w.Exp}, true
 }
 
+// Trimmed is w without its coefficient's trailing zeros: the same value
+// at the largest exponent it has.
+func (w Wide) Trimmed() Wide {
+	for w.Hi|w.Lo != 0 {
+		hi, r := w.Hi/10, w.Hi%10
+		lo, r := bits.Div64(r, w.Lo, 10)
+		if r != 0 {
+			break
+		}
+		w.Hi, w.Lo, w.Exp = hi, lo, w.Exp+1
+	}
+	return w
+}
+
+// CoefAt is f's coefficient at exponent exp (f = c × 10^exp), and false
+// when f is not a whole number of 10^exp or c does not fit an int64.
+func (f Fixed) CoefAt(exp int32) (int64, bool) {
+	k := int64(f.Exp) - int64(exp)
+	if k > MaxPow10 || -k > MaxPow10 {
+		return 0, f.Coef == 0
+	}
+	u := Abs64(f.Coef)
+	if k >= 0 {
+		hi, lo := bits.Mul64(u, Pow10(int(k)))
+		if hi != 0 || lo > math.MaxInt64 {
+			return 0, false
+		}
+		u = lo
+	} else {
+		p := Pow10(int(-k))
+		if u%p != 0 {
+			return 0, false
+		}
+		u /= p
+	}
+	if f.Coef < 0 {
+		return -int64(u), true
+	}
+	return int64(u), true
+}
+
 // CmpWide compares f with w exactly, as f.Decimal().Cmp of w's decimal
 // does.
 func (f Fixed) CmpWide(w Wide) int {

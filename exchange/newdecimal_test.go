@@ -158,3 +158,50 @@ func FuzzNewDecimal128(f *testing.F) {
 		sameDecimal(t, NewDecimal128(neg, hi, lo, exp), decimal.NewFromBigInt(wideOf(neg, hi, lo), exp))
 	})
 }
+
+// Wide.Trimmed drops the coefficient's trailing zeros, across both words
+// and for negatives and zero; Fixed.CoefAt rescales exactly or refuses.
+func TestWideTrimmedAndCoefAt(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"10452514488800850000e-18", "1045251448880085e-14"},
+		{"-1200e-2", "-12e0"},
+		{"7e-3", "7e-3"},
+		{"0e-9", "0e-9"},
+		{"340282366920938463463374607431768211450e-5", "34028236692093846346337460743176821145e-4"}, // both words
+		{"100000000000000000000000000000000000000e-40", "1e-2"},
+	} {
+		in, want := d(c.in), d(c.want)
+		w, ok := WideOf(in)
+		if !ok {
+			t.Fatalf("WideOf(%s) does not fit", c.in)
+		}
+		got := w.Trimmed()
+		if g := got.Decimal(); g.Cmp(want) != 0 || got.Exp != want.Exponent() || g.Coefficient().Cmp(want.Coefficient()) != 0 {
+			t.Errorf("%s trimmed is %se%d, want %s", c.in, g.Coefficient(), got.Exp, c.want)
+		}
+	}
+	for _, c := range []struct {
+		f    Fixed
+		exp  int32
+		want int64
+		ok   bool
+	}{
+		{NewFixed(12345, -4), -8, 123450000, true},
+		{NewFixed(-12345, -4), -6, -1234500, true},
+		{NewFixed(123450000, -8), -4, 12345, true},
+		{NewFixed(-123450000, -8), -5, -123450, true},
+		{NewFixed(123450001, -8), -4, 0, false}, // not a whole number of 10^-4
+		{NewFixed(123450010, -8), -7, 12345001, true},
+		{NewFixed(922337203685477580, 0), -1, 9223372036854775800, true},
+		{NewFixed(922337203685477581, 0), -1, 0, false}, // past int64
+		{NewFixed(1, 0), -20, 0, false},
+		{NewFixed(0, 0), -30, 0, true},
+		{NewFixed(5, -30), 0, 0, false},
+	} {
+		got, ok := c.f.CoefAt(c.exp)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%v at 10^%d: %d %v, want %d %v", c.f, c.exp, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -181,12 +181,14 @@ type Quiet struct {
 	day, dayEnd time.Time
 	peak        exchange.Fixed
 	floor       exchange.Wide // the higher floor: the day's, or peak × (1 − MaxDrawdown)
-	// floorUp is the floor rounded up to the peak's exponent, when that
-	// fits (atPeak): an equity at that exponent, the common case (the
-	// peak was one), is at or above the floor when its coefficient is at
-	// or above floorUp's, so both bounds are integer comparisons.
-	floorUp int64
-	atPeak  bool
+	// peakC and floorC are the peak and the floor as coefficients at
+	// exponent exp, the finer of theirs without trailing zeros, when both
+	// fit an int64 (atExp): an equity whose value is a whole number of
+	// 10^exp (its exponent moves with the holdings, and its coefficient
+	// often ends in zeros) is then compared in integers.
+	exp           int32
+	peakC, floorC int64
+	atExp         bool
 }
 
 // holds reports whether observing equity at now is quiet.
@@ -194,8 +196,8 @@ func (q *Quiet) holds(equity exchange.Fixed, now time.Time) bool {
 	if !q.ok || now.Compare(q.day) < 0 || now.Compare(q.dayEnd) >= 0 {
 		return false
 	}
-	if q.atPeak && equity.Exp == q.peak.Exp {
-		return equity.Coef <= q.peak.Coef && equity.Coef >= q.floorUp
+	if c, ok := equity.CoefAt(q.exp); ok && q.atExp {
+		return c <= q.peakC && c >= q.floorC
 	}
 	return equity.Cmp(q.peak) <= 0 && equity.CmpWide(q.floor) >= 0
 }
@@ -523,18 +525,23 @@ func (g *Gate) setFloors() {
 	if dd := g.peak.Mul(g.ddKeep); exchange.CmpDecimal(dd, floor) > 0 {
 		floor = dd
 	}
-	var ok [2]bool
-	q.peak, ok[0] = fixedOf(g.peak)
-	q.floor, ok[1] = exchange.WideOf(floor)
+	// Both are kept without trailing zeros: an equity of 19 digits at 18
+	// decimals is often a short number, and its peak then fits an int64.
+	var ok [3]bool
+	var peak, fl exchange.Wide
+	peak, ok[0] = exchange.WideOf(g.peak)
+	q.peak, ok[1] = peak.Trimmed().Fixed()
+	fl, ok[2] = exchange.WideOf(floor)
+	q.floor = fl.Trimmed()
 	q.day, q.dayEnd = g.day, g.dayEnd
-	q.ok = ok == [2]bool{true, true} && g.killed == ""
-	q.atPeak = false
-	if q.ok {
-		// The least multiple of 10^peak.Exp at or above the floor.
-		up := floor.Shift(-q.peak.Exp).Ceil()
-		if up.NumDigits()+int(max(up.Exponent(), 0)) <= 18 { // fits an int64
-			q.floorUp, q.atPeak = up.IntPart(), true
-		}
+	q.ok = ok == [3]bool{true, true, true} && g.killed == ""
+	q.atExp = false
+	if f, fits := q.floor.Fixed(); q.ok && fits {
+		q.exp = min(q.peak.Exp, f.Exp)
+		var ok1, ok2 bool
+		q.peakC, ok1 = q.peak.CoefAt(q.exp)
+		q.floorC, ok2 = f.CoefAt(q.exp)
+		q.atExp = ok1 && ok2
 	}
 	g.changed()
 }
@@ -545,16 +552,6 @@ func (g *Gate) trip(reason string) {
 	g.tripped.Store(true)
 	g.quiet.ok = false
 	g.changed()
-}
-
-// fixedOf is d as a Fixed, the same coefficient and exponent, and false
-// when the coefficient does not fit an int64.
-func fixedOf(d decimal.Decimal) (exchange.Fixed, bool) {
-	w, ok := exchange.WideOf(d)
-	if !ok {
-		return exchange.Fixed{}, false
-	}
-	return w.Fixed()
 }
 
 // Killed returns why trading was stopped, or "".

@@ -3,6 +3,7 @@ package risk
 import (
 	"context"
 	"errors"
+	"math/big"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -625,41 +626,61 @@ func TestQuiet(t *testing.T) {
 
 // A Quiet answers as the gate's decimals do, at the bounds' integer
 // comparisons: equities one unit either side of the peak and of the
-// floor (rounded up to the peak's exponent, and also a tenth of a unit
-// off it), over gates in random states with both limits.
+// floor at the bounds' exponent, at coarser exponents (scaled up to
+// compare) and at a finer one (compared in Fixed and Wide), over gates
+// in random states with both limits.
 func TestQuietMatchesDecimal(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(11, 12))
 	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
 	keeps := []string{"0.08", "0.5", "0.123", "0.99"}
-	losses := []string{"0", "50", "333.33", "1234.56789"}
+	losses := []string{"0", "5", "33.33", "12.3456789"}
 	checked := 0
 	for trial := range 3000 {
 		g, _ := New(Limits{MaxDrawdown: d(keeps[trial%4]), MaxDailyLoss: d(losses[(trial/4)%4])})
 		at := day
 		for range 1 + r.IntN(4) {
 			at = at.Add(time.Duration(r.IntN(600)) * time.Minute)
-			g.Observe(exchange.NewFixed(900_000_000_000+r.Int64N(200_000_000_000), -8).Decimal(), at)
+			// The equity's exponent moves with the holdings: -8, -12 or
+			// -18, the coefficient then ending in zeros (at -18 it does
+			// not fit an int64 untrimmed).
+			exp := []int32{-8, -12, -18}[r.IntN(3)]
+			c := big.NewInt(9_000_000_000 + r.Int64N(2_000_000_000))
+			g.Observe(decimal.NewFromBigInt(c.Mul(c, new(big.Int).SetUint64(exchange.Pow10(int(-8-exp)))), exp), at)
 		}
 		q := g.Quiet()
 		if g.Killed() != "" {
 			continue
 		}
-		if !q.atPeak {
+		if !q.atExp {
 			t.Fatalf("trial %d: peak %s, floor %s: no integer bounds", trial, g.peak, q.floor.Decimal())
 		}
-		for _, c := range []int64{q.floorUp - 1, q.floorUp, q.floorUp + 1, q.peak.Coef - 1, q.peak.Coef, q.peak.Coef + 1} {
-			for _, eq := range []exchange.Fixed{exchange.NewFixed(c, q.peak.Exp), exchange.NewFixed(10*c-1, q.peak.Exp-1), exchange.NewFixed(10*c+1, q.peak.Exp-1)} {
-				e := eq.Decimal()
-				want := exchange.CmpDecimal(e, g.peak) <= 0 && exchange.CmpDecimal(e, g.dayFloor) >= 0 && e.Cmp(g.peak.Mul(g.ddKeep)) >= 0
-				if got := g.IsQuiet(&q, eq, at); got != want {
-					t.Fatalf("trial %d: peak %s, day's floor %s, keep %s: %s quiet %v, want %v", trial, g.peak, g.dayFloor, g.ddKeep, e, got, want)
+		var eqs []exchange.Fixed
+		for _, c := range []int64{q.floorC, q.peakC} {
+			for k := range 4 { // at the bounds' exponent and up to 3 coarser
+				ck := c / int64(exchange.Pow10(k))
+				for _, c := range []int64{ck - 1, ck, ck + 1} {
+					eqs = append(eqs, exchange.NewFixed(c, q.exp+int32(k)))
 				}
-				checked++
+			}
+			// Finer by one or two digits: off the bounds' grid, and on it
+			// with trailing zeros.
+			for _, cd := range []int64{c - 1, c, c + 1} {
+				for _, j := range []int64{-1, 0, 1} {
+					eqs = append(eqs, exchange.NewFixed(10*cd+j, q.exp-1), exchange.NewFixed(100*cd+j, q.exp-2))
+				}
 			}
 		}
+		for _, eq := range eqs {
+			e := eq.Decimal()
+			want := exchange.CmpDecimal(e, g.peak) <= 0 && exchange.CmpDecimal(e, g.dayFloor) >= 0 && e.Cmp(g.peak.Mul(g.ddKeep)) >= 0
+			if got := g.IsQuiet(&q, eq, at); got != want {
+				t.Fatalf("trial %d: peak %s, day's floor %s, keep %s: %s quiet %v, want %v", trial, g.peak, g.dayFloor, g.ddKeep, e, got, want)
+			}
+			checked++
+		}
 	}
-	if checked != 38_898 { // 18 equities a trial, the trials whose switch tripped left out
-		t.Fatalf("%d equities checked, want 38,898", checked)
+	if checked != 149_520 { // 60 equities a trial, the trials whose switch tripped left out
+		t.Fatalf("%d equities checked, want 149,520", checked)
 	}
 }
