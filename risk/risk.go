@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -214,6 +215,70 @@ func (g *Gate) Quiet() Quiet {
 // since): then the observation can be left out. It takes no lock.
 func (g *Gate) IsQuiet(q *Quiet, equity exchange.Fixed, now time.Time) bool {
 	return q.gen == g.gen.Load() && q.holds(equity, now)
+}
+
+// Current reports whether q, taken from this gate, is still current.
+func (g *Gate) Current(q *Quiet) bool { return q.gen == g.gen.Load() }
+
+// Day is the UTC day q holds in: from its start up to, not including,
+// its end.
+func (q *Quiet) Day() (start, end time.Time) { return q.day, q.dayEnd }
+
+// PriceRange is where an equity of rest plus qty units of an asset priced
+// c × 10^exp is quiet, in value (the time is the caller's to check
+// against Day): for c from lo to hi, both included (none when lo > hi).
+// A backtest's run of bars between orders moves one price, so the range
+// is found once for the run instead of summing the equity at each bar.
+// The comparison is taken in integers at the finest of the exponents
+// involved. It is false when q has no integer bounds, qty is negative, or
+// a value there does not fit an int64.
+func (q *Quiet) PriceRange(rest, qty exchange.Fixed, exp int32) (lo, hi int64, ok bool) {
+	pe := int64(qty.Exp) + int64(exp) // a unit of c adds qty.Coef × 10^pe
+	if !q.ok || !q.atExp || qty.Coef < 0 || pe < math.MinInt32 || pe > math.MaxInt32 {
+		return 0, 0, false
+	}
+	at := min(q.exp, rest.Exp, int32(pe))
+	var fits [6]bool
+	var f, p, r, u, above, below int64
+	f, fits[0] = exchange.NewFixed(q.floorC, q.exp).CoefAt(at)
+	p, fits[1] = exchange.NewFixed(q.peakC, q.exp).CoefAt(at)
+	r, fits[2] = rest.CoefAt(at)
+	u, fits[3] = exchange.NewFixed(qty.Coef, int32(pe)).CoefAt(at)
+	above, fits[4] = subChecked(f, r) // u×c ≥ floor − rest
+	below, fits[5] = subChecked(p, r) // u×c ≤ peak − rest
+	switch {
+	case fits != [6]bool{true, true, true, true, true, true}:
+		return 0, 0, false
+	case u == 0 && above <= 0 && below >= 0:
+		return math.MinInt64, math.MaxInt64, true
+	case u == 0:
+		return 1, 0, true
+	}
+	return ceilDiv(above, u), floorDiv(below, u), true
+}
+
+// subChecked is a − b, and false when that overflows an int64.
+func subChecked(a, b int64) (int64, bool) {
+	d := a - b
+	return d, (d < a) == (b > 0)
+}
+
+// floorDiv is ⌊a/b⌋ for b > 0.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+// ceilDiv is ⌈a/b⌉ for b > 0.
+func ceilDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a > 0 {
+		q++
+	}
+	return q
 }
 
 // changed bumps the generation after the quiet range changed (under the

@@ -3,6 +3,7 @@ package risk
 import (
 	"context"
 	"errors"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"sync"
@@ -682,5 +683,102 @@ func TestQuietMatchesDecimal(t *testing.T) {
 	}
 	if checked != 149_520 { // 60 equities a trial, the trials whose switch tripped left out
 		t.Fatalf("%d equities checked, want 149,520", checked)
+	}
+}
+
+// Quiet.PriceRange is where rest + qty × price is quiet in value: over
+// gates in random states, random rests and quantities (none held too),
+// the prices one coefficient either side of each end of the range, and
+// random prices, are quiet exactly when inside it, by the gate's
+// decimals.
+func TestPriceRange(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(13, 14))
+	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	checked, empty, all := 0, 0, 0
+	for trial := range 3000 {
+		g, _ := New(Limits{MaxDrawdown: d([]string{"0.08", "0.5", "0.99"}[trial%3]), MaxDailyLoss: d([]string{"0", "5", "12.3456789"}[(trial/3)%3])})
+		at := day.Add(time.Duration(r.IntN(600)) * time.Minute)
+		g.Observe(exchange.NewFixed(9_000_000_000+r.Int64N(2_000_000_000), -8).Decimal(), at)
+		g.Observe(exchange.NewFixed(9_000_000_000+r.Int64N(2_000_000_000), -8).Decimal(), at.Add(time.Minute))
+		q := g.Quiet()
+		if g.Killed() != "" {
+			continue
+		}
+		rest := exchange.NewFixed(r.Int64N(10_000_000_000), -8) // 0 to 100
+		qty := exchange.NewFixed(r.Int64N(100_000), -4)         // 0 to 10, at times none
+		if trial%10 == 0 {
+			qty = exchange.NewFixed(0, 0)
+		}
+		exp := int32(-6)
+		lo, hi, ok := q.PriceRange(rest, qty, exp)
+		if !ok {
+			t.Fatalf("trial %d: no range for %s + %s × price (floor %s, peak %s)", trial, rest, qty, q.floor.Decimal(), q.peak)
+		}
+		switch {
+		case lo > hi:
+			empty++
+		case lo == math.MinInt64:
+			all++
+		}
+		for _, c := range []int64{lo - 1, lo, hi, hi + 1, r.Int64N(20_000_000), r.Int64N(20_000_000)} {
+			if c < 0 || c > 1e15 {
+				continue
+			}
+			e := rest.Decimal().Add(qty.Decimal().Mul(exchange.NewFixed(c, exp).Decimal()))
+			want := exchange.CmpDecimal(e, g.peak) <= 0 && exchange.CmpDecimal(e, g.dayFloor) >= 0 && e.Cmp(g.peak.Mul(g.ddKeep)) >= 0
+			if got := lo <= c && c <= hi; got != want {
+				t.Fatalf("trial %d: %s + %s × %s = %s: in [%d, %d] %v, quiet %v", trial, rest, qty, exchange.NewFixed(c, exp), e, lo, hi, got, want)
+			}
+			checked++
+		}
+	}
+	// Ranges of every kind: some empty (the rest alone below the floor, or
+	// above the peak with nothing held) and some of every price.
+	if checked != 13_958 || empty != 203 || all != 62 {
+		t.Fatalf("%d prices checked, %d empty ranges, %d of every price; want 13,958, 203 and 62", checked, empty, all)
+	}
+}
+
+// PriceRange at the edges: a rest exactly at either bound with nothing
+// held is quiet at every price, a unit beyond is quiet at none, and a
+// holding's range is rounded inwards; subChecked catches an int64's
+// overflow.
+func TestPriceRangeEdges(t *testing.T) {
+	t.Parallel()
+	g, _ := New(Limits{MaxDrawdown: d("0.5")})
+	g.Observe(d("100"), time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)) // floor 50, peak 100
+	q := g.Quiet()
+	f := exchange.NewFixed
+	for _, c := range []struct {
+		rest, qty exchange.Fixed
+		lo, hi    int64
+	}{
+		{f(50, 0), f(0, 0), math.MinInt64, math.MaxInt64},
+		{f(10_000_000_000, -8), f(0, 0), math.MinInt64, math.MaxInt64},
+		{f(4_999_999_999, -8), f(0, 0), 1, 0},
+		{f(10_000_000_001, -8), f(0, 0), 1, 0},
+		{f(0, 0), f(2, 0), 2500, 5000},   // 2 × c × 0.01 from 50 to 100
+		{f(10, 0), f(3, 0), 1334, 3000},  // (50 − 10) / 0.03 = 1333.3…
+		{f(101, 0), f(3, 0), -1700, -34}, // the rest above the peak: no positive price
+	} {
+		lo, hi, ok := q.PriceRange(c.rest, c.qty, -2)
+		if !ok || lo != c.lo || hi != c.hi {
+			t.Errorf("%s + %s × c×0.01: [%d, %d] %v, want [%d, %d]", c.rest, c.qty, lo, hi, ok, c.lo, c.hi)
+		}
+	}
+	for _, c := range []struct {
+		a, b, want int64
+		ok         bool
+	}{
+		{5, 7, -2, true},
+		{math.MinInt64, 1, 0, false},
+		{math.MaxInt64, -1, 0, false},
+		{math.MinInt64, -1, math.MinInt64 + 1, true},
+		{-1, math.MaxInt64, math.MinInt64, true},
+	} {
+		if got, ok := subChecked(c.a, c.b); ok != c.ok || ok && got != c.want {
+			t.Errorf("%d − %d = %d %v, want %d %v", c.a, c.b, got, ok, c.want, c.ok)
+		}
 	}
 }

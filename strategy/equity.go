@@ -120,6 +120,15 @@ func (r *Runtime) equityDecimal() decimal.Decimal {
 // taken in int64, and false when a term or the sum does not fit: the kill
 // switch compares it without building the decimal (risk.Gate.ObserveFixed).
 func (r *Runtime) equityFixed() (exchange.Fixed, bool) {
+	eq, _, ok := r.sumHoldings("")
+	return eq, ok
+}
+
+// sumHoldings is equityFixed over every holding but the one priced by
+// symbol ("" leaves none out), with that one's amount (zero when the
+// account holds none): the equity at a price p of symbol is then sum plus
+// held × p.
+func (r *Runtime) sumHoldings(symbol string) (sum exchange.Fixed, held exchange.Fixed, ok bool) {
 	if !r.valuedOK {
 		r.valueHoldings()
 	}
@@ -127,6 +136,10 @@ func (r *Runtime) equityFixed() (exchange.Fixed, bool) {
 	small := true
 	for i := range r.valued {
 		v := &r.valued[i]
+		if symbol != "" && v.symbol == symbol {
+			held, small = exchange.NewFixed(v.term.c, v.term.exp), small && v.small
+			continue
+		}
 		if v.symbol != "" && v.last == nil {
 			if v.last = r.last[v.symbol]; v.last == nil {
 				continue
@@ -144,9 +157,10 @@ func (r *Runtime) equityFixed() (exchange.Fixed, bool) {
 	}
 	r.terms = terms
 	if !small {
-		return exchange.Fixed{}, false
+		return exchange.Fixed{}, exchange.Fixed{}, false
 	}
-	return sumTerms(terms, decimal.Zero.Exponent())
+	sum, ok = sumTerms(terms, decimal.Zero.Exponent())
+	return sum, held, ok
 }
 
 // smallDec returns d as a term when its coefficient has at most 18 digits.

@@ -317,7 +317,19 @@ func (r *Runtime) observeRun(feeds []Feed, bars []Bars, n int) {
 		lasts = append(lasts, r.lastEntry(f.Symbol))
 	}
 	r.runLasts = lasts
-	for j := 0; j < n && !r.killed; j++ {
+	j := 0
+	if len(feeds) == 1 {
+		j = r.observeQuiet(feeds[0], bars[0], lasts[0], n)
+	}
+	r.observeEach(feeds, bars, lasts, j, n)
+	for i := range feeds {
+		lasts[i].setFixed(bars[i].Close(n - 1))
+	}
+}
+
+// observeEach is observeRun's loop at every bar, from instant j to n.
+func (r *Runtime) observeEach(feeds []Feed, bars []Bars, lasts []*lastPx, j, n int) {
+	for ; j < n && !r.killed; j++ {
 		for i, f := range feeds {
 			if r.killed {
 				break
@@ -326,9 +338,68 @@ func (r *Runtime) observeRun(feeds []Feed, bars []Bars, n int) {
 			r.observeEquityAt(f.Interval.Next(time.UnixMilli(bars[i].OpenMs(j)).UTC()))
 		}
 	}
-	for i := range feeds {
-		lasts[i].setFixed(bars[i].Close(n - 1))
+}
+
+// observeQuiet is observeRun's loop for one feed's run, from its first
+// bar, through the prices at which the equity is quiet (the rest of the
+// account does not move during a run: risk.Quiet.PriceRange). A bar
+// whose close is in that range and whose close time is in the quiet day
+// would change nothing in the gate, and is passed over without summing
+// the equity; any other is observed as observeRun observes it, and the
+// range is found again. Nothing else changes the gate during a
+// backtest's run, so the range holds until then. It returns how many bars it took: up to the
+// first where no range could be found (a calendar interval, an equity
+// not in int64s, a gate not yet observed), or n.
+func (r *Runtime) observeQuiet(f Feed, bars Bars, last *lastPx, n int) int {
+	dur := f.Interval.Duration().Milliseconds()
+	if dur <= 0 || n <= 0 {
+		return 0
 	}
+	exp := bars.Close(0).Exp
+	j := 0
+	for j < n && !r.killed {
+		lo, hi, from, to, ok := r.quietPrices(f.Symbol, exp)
+		if !ok {
+			return j
+		}
+		for ; j < n; j++ {
+			c, t := bars.Close(j).Coef, bars.OpenMs(j)+dur
+			if c < lo || c > hi || t < from || t >= to {
+				break
+			}
+		}
+		if j == n {
+			break
+		}
+		last.setFixed(bars.Close(j))
+		r.observeEquityAt(time.UnixMilli(bars.OpenMs(j) + dur).UTC())
+		j++
+	}
+	return j
+}
+
+// quietPrices is the range of symbol's prices (coefficients at exp) at
+// which the equity is quiet, the rest of the account as it stands, and
+// the quiet day's bounds in Unix milliseconds; false where there is none
+// to find.
+func (r *Runtime) quietPrices(symbol string, exp int32) (lo, hi, from, to int64, ok bool) {
+	if r.stale {
+		if err := r.refreshBalances(); err != nil {
+			return 0, 0, 0, 0, false // observeEquityAt reports it
+		}
+	}
+	if !r.opts.Gate.Current(&r.quiet) {
+		r.quiet = r.opts.Gate.Quiet()
+	}
+	rest, held, ok := r.sumHoldings(symbol)
+	if !ok {
+		return 0, 0, 0, 0, false
+	}
+	if lo, hi, ok = r.quiet.PriceRange(rest, held, exp); !ok {
+		return 0, 0, 0, 0, false
+	}
+	start, end := r.quiet.Day()
+	return lo, hi, start.UnixMilli(), end.UnixMilli(), true
 }
 
 // SkipAll is Skip over several feeds at once: bars[i] are feed i's bars
