@@ -326,20 +326,7 @@ func BenchmarkSMACrossUSDT(b *testing.B) {
 		Data:     map[string]*marketdata.Series{"BTCUSDT": bars},
 		Balances: map[string]decimal.Decimal{"USDT": decimal.NewFromInt(100_000)}}
 	spec.Fill.MakerFee, spec.Fill.TakerFee = &decimal.Zero, &decimal.Zero
-	run, fills := sameFillsRun(b, spec)
-	settleHeap(run)
-	b.ReportAllocs()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for b.Loop() {
-		run()
-	}
-	b.StopTimer()
-	runtime.ReadMemStats(&after)
-	perBar := float64(bars.Len()) * float64(b.N)
-	b.ReportMetric(perBar/b.Elapsed().Seconds(), "bars/s")
-	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
-	b.ReportMetric(float64(*fills), "fills")
+	timeFillsRuns(b, spec, bars.Len(), -1)
 }
 
 // BenchmarkSMACrossArmed is BenchmarkSMACrossDistinct's million bars with
@@ -358,11 +345,15 @@ func BenchmarkSMACrossArmed(b *testing.B) {
 	spec := millionSpec(bars)
 	spec.Fill.MakerFee, spec.Fill.TakerFee = &decimal.Zero, &decimal.Zero
 	spec.Risk = risk.Limits{MaxDailyLoss: decimal.NewFromInt(1000), MaxDrawdown: decimal.RequireFromString("0.99")}
+	timeFillsRuns(b, spec, bars.Len(), 38_997) // the kill switch never trips
+}
+
+// timeFillsRuns times spec's runs over a settled heap (settleHeap), each
+// making the same fills (want of them, unless want is negative), and
+// reports bars/s, B/bar and the fills.
+func timeFillsRuns(b *testing.B, spec Spec, bars, want int) {
 	run, fills := sameFillsRun(b, spec)
 	settleHeap(run)
-	if *fills != 38_997 {
-		b.Fatalf("%d fills, want 38,997 (the kill switch tripped?)", *fills)
-	}
 	b.ReportAllocs()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -370,10 +361,14 @@ func BenchmarkSMACrossArmed(b *testing.B) {
 		run()
 	}
 	b.StopTimer()
+	if want >= 0 && *fills != want {
+		b.Fatalf("%d fills, want %d", *fills, want)
+	}
 	runtime.ReadMemStats(&after)
-	perBar := float64(bars.Len()) * float64(b.N)
+	perBar := float64(bars) * float64(b.N)
 	b.ReportMetric(perBar/b.Elapsed().Seconds(), "bars/s")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/perBar, "B/bar")
+	b.ReportMetric(float64(*fills), "fills")
 }
 
 // BenchmarkSMACrossSymbols is one smacross instance trading a million
