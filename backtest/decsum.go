@@ -35,19 +35,13 @@ func smallOf(d decimal.Decimal) (int64, int32, bool) {
 	return f.Coef, f.Exp, ok
 }
 
-// scale10 returns c×10^k, or false when that overflows an int64.
+// scale10 returns c×10^k for k ≥ 0, or false when that overflows an
+// int64 (exchange.Fixed.CoefAt).
 func scale10(c int64, k int32) (int64, bool) {
-	if k < 0 || k > exchange.MaxPow10 {
+	if k < 0 {
 		return 0, false
 	}
-	hi, lo := bits.Mul64(exchange.Abs64(c), exchange.Pow10(int(k)))
-	if hi != 0 || lo > math.MaxInt64 {
-		return 0, false
-	}
-	if c < 0 {
-		return -int64(lo), true
-	}
-	return int64(lo), true
+	return exchange.NewFixed(c, k).CoefAt(0)
 }
 
 // addSmall adds c×10^e, or reports false and leaves s as it was when the

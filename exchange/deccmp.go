@@ -107,8 +107,6 @@ func bySign(a, b int) (int, bool) {
 	return 0, false
 }
 
-// cmpDec is a.Cmp(b), without allocating for coefficients of up to 19
-// digits (cmpOf).
 // CmpDecimal compares a and b like a.Cmp(b), without allocating whenever
 // both coefficients have at most 19 digits. Hot paths that compare prices of
 // different scales (a kline's low against its high) use it.
@@ -119,6 +117,8 @@ func CmpDecimal(a, b decimal.Decimal) int {
 	return cmpDec(a, b)
 }
 
+// cmpDec is a.Cmp(b), without allocating for coefficients of up to 19
+// digits (cmpOf).
 func cmpDec(a, b decimal.Decimal) int {
 	x, okA := cmpOf(a)
 	y, okB := cmpOf(b)

@@ -247,8 +247,8 @@ func (f Fixed) Add(g Fixed) (Fixed, bool) {
 		if f.Exp < g.Exp {
 			f, g = g, f
 		}
-		// f has the larger exponent: scale its coefficient down to g's.
-		c, ok := scaleCoef(f.Coef, int64(f.Exp)-int64(g.Exp))
+		// f has the larger exponent: its coefficient at g's.
+		c, ok := f.CoefAt(g.Exp)
 		if !ok {
 			return Fixed{}, false
 		}
@@ -259,15 +259,4 @@ func (f Fixed) Add(g Fixed) (Fixed, bool) {
 		return Fixed{}, false // overflow
 	}
 	return Fixed{Coef: s, Exp: f.Exp}, true
-}
-
-// scaleCoef is c×10^n, and false when it overflows int64.
-func scaleCoef(c, n int64) (int64, bool) {
-	for ; n > 0; n-- {
-		if c > math.MaxInt64/10 || c < math.MinInt64/10 {
-			return 0, false
-		}
-		c *= 10
-	}
-	return c, true
 }

@@ -205,20 +205,9 @@ func sumTerms(terms []equityTerm, exp0 int32) (exchange.Fixed, bool) {
 	}
 	var sum int64
 	for _, t := range terms {
-		k := int64(t.exp) - int64(exp)
-		if k > exchange.MaxPow10 {
-			if t.c == 0 {
-				continue
-			}
+		c, ok := exchange.NewFixed(t.c, t.exp).CoefAt(exp) // exp ≤ t.exp: scaled up
+		if !ok {
 			return exchange.Fixed{}, false
-		}
-		hi, lo := bits.Mul64(exchange.Abs64(t.c), exchange.Pow10(int(k)))
-		if hi != 0 || lo > math.MaxInt64 {
-			return exchange.Fixed{}, false
-		}
-		c := int64(lo)
-		if t.c < 0 {
-			c = -c
 		}
 		s := sum + c
 		if (sum > 0 && c > 0 && s < 0) || (sum < 0 && c < 0 && s >= 0) {
