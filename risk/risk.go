@@ -214,7 +214,7 @@ func (g *Gate) Quiet() Quiet {
 // by q, taken from this gate and still current (the gate has not changed
 // since): then the observation can be left out. It takes no lock.
 func (g *Gate) IsQuiet(q *Quiet, equity exchange.Fixed, now time.Time) bool {
-	return q.gen == g.gen.Load() && q.holds(equity, now)
+	return g.Current(q) && q.holds(equity, now)
 }
 
 // Current reports whether q, taken from this gate, is still current.
@@ -584,7 +584,9 @@ func (g *Gate) setFloors() {
 		g.ddKeep = decimal.NewFromInt(1).Sub(m)
 	}
 	// The quiet range's floor is the higher of the two, taken exactly
-	// once here (at a new day, a new peak, a Reset).
+	// once here (at a new day, a new peak, a Reset). observe keeps its
+	// own comparisons: with the product in 128 bits (CmpMul) they build
+	// no decimal, where this floor can have 20 digits.
 	q := &g.quiet
 	floor := g.dayFloor
 	if dd := g.peak.Mul(g.ddKeep); exchange.CmpDecimal(dd, floor) > 0 {

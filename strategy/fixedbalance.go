@@ -1,8 +1,6 @@
 package strategy
 
 import (
-	"log/slog"
-
 	"github.com/spotbot/spotbot/exchange"
 )
 
@@ -29,11 +27,7 @@ func (in *instance) FreeFixed(asset string) (exchange.Fixed, bool) { return in.r
 // balances compact and the amount fits; an asset the account does not
 // list has none (zero, as Balance gives it).
 func (r *Runtime) freeFixed(asset string) (exchange.Fixed, bool) {
-	if r.stale {
-		if err := r.refreshBalances(); err != nil {
-			r.log.Warn("balance refresh failed", slog.Any("err", err))
-		}
-	}
+	r.refreshStale()
 	if r.compact == nil {
 		return exchange.Fixed{}, false
 	}

@@ -122,8 +122,9 @@ type Runtime struct {
 	// valued are the holdings equity is valued with, listed from bal
 	// when valuedOK; terms is scratch for the sum.
 	valued []valuedAsset
-	// quiet is where an equity changes nothing in the gate, as it stood
-	// after the last observation the runtime gave it.
+	// quiet is where an equity changes nothing in the gate, taken after
+	// each observation the runtime gives it (and by quietPrices when the
+	// gate has changed since).
 	quiet risk.Quiet
 	// valuedSymbols are the valued assets' symbols in the valuation
 	// asset, by asset.
@@ -775,12 +776,21 @@ func (r *Runtime) refreshBalances() error {
 	return nil
 }
 
-func (r *Runtime) balance(asset string) exchange.Balance {
-	if r.stale {
-		if err := r.refreshBalances(); err != nil {
-			r.log.Warn("balance refresh failed", slog.Any("err", err))
-		}
+// refreshStale reloads the balances if they are stale, logging a
+// failure, and reports whether they are fresh.
+func (r *Runtime) refreshStale() bool {
+	if !r.stale {
+		return true
 	}
+	if err := r.refreshBalances(); err != nil {
+		r.log.Warn("balance refresh failed", slog.Any("err", err))
+		return false
+	}
+	return true
+}
+
+func (r *Runtime) balance(asset string) exchange.Balance {
+	r.refreshStale()
 	if r.compact != nil {
 		if b := r.compact.balance(asset); b != nil {
 			return *b
@@ -806,13 +816,10 @@ func (r *Runtime) observeEquity() { r.observeEquityAt(r.opts.Clock.Now()) }
 
 // observeEquityAt is observeEquity at time now.
 func (r *Runtime) observeEquityAt(now time.Time) {
-	if r.stale {
-		// Refresh before the loop: a refresh inside it would clear the
-		// map being ranged over and skip assets.
-		if err := r.refreshBalances(); err != nil {
-			r.log.Warn("balance refresh failed", slog.Any("err", err))
-			return
-		}
+	// Refresh before the sum: a refresh inside it would clear the
+	// holdings being summed.
+	if !r.refreshStale() {
+		return
 	}
 	var tripped bool
 	if eq, ok := r.equityFixed(); ok {

@@ -347,9 +347,10 @@ func (r *Runtime) observeEach(feeds []Feed, bars []Bars, lasts []*lastPx, j, n i
 // would change nothing in the gate, and is passed over without summing
 // the equity; any other is observed as observeRun observes it, and the
 // range is found again. Nothing else changes the gate during a
-// backtest's run, so the range holds until then. It returns how many bars it took: up to the
-// first where no range could be found (a calendar interval, an equity
-// not in int64s, a gate not yet observed), or n.
+// backtest's run, so the range holds until then. It returns how many
+// bars it took: up to the first where no range could be found (a
+// calendar interval, an equity not in int64s, a gate not yet observed),
+// or n.
 func (r *Runtime) observeQuiet(f Feed, bars Bars, last *lastPx, n int) int {
 	dur := f.Interval.Duration().Milliseconds()
 	if dur <= 0 || n <= 0 {
@@ -371,8 +372,7 @@ func (r *Runtime) observeQuiet(f Feed, bars Bars, last *lastPx, n int) int {
 		if j == n {
 			break
 		}
-		last.setFixed(bars.Close(j))
-		r.observeEquityAt(time.UnixMilli(bars.OpenMs(j) + dur).UTC())
+		r.observeEach([]Feed{f}, []Bars{bars}, []*lastPx{last}, j, j+1)
 		j++
 	}
 	return j
@@ -383,10 +383,8 @@ func (r *Runtime) observeQuiet(f Feed, bars Bars, last *lastPx, n int) int {
 // the quiet day's bounds in Unix milliseconds; false where there is none
 // to find.
 func (r *Runtime) quietPrices(symbol string, exp int32) (lo, hi, from, to int64, ok bool) {
-	if r.stale {
-		if err := r.refreshBalances(); err != nil {
-			return 0, 0, 0, 0, false // observeEquityAt reports it
-		}
+	if !r.refreshStale() {
+		return 0, 0, 0, 0, false
 	}
 	if !r.opts.Gate.Current(&r.quiet) {
 		r.quiet = r.opts.Gate.Quiet()
