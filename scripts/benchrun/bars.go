@@ -1,7 +1,8 @@
 // Package benchrun makes the bars of the whole-command benchmarks: n
 // distinct one-minute ETHBTC bars from 2020-01-01, a random walk that is
-// the same for the same seed (or the same walk at BTCUSDT's prices). scripts/bench-backtest-run.sh writes them as
-// a CSV (main.go); app's BenchmarkBacktestRun generates them in process.
+// the same for the same seed (or the same walk at BTCUSDT's prices).
+// scripts/bench-backtest-run.sh writes them as a CSV (main.go); app's
+// BenchmarkBacktestRun generates them in process.
 package benchrun
 
 import (
